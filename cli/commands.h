@@ -1,0 +1,10 @@
+#pragma once
+// The subcommands of the vzero binary. Each registers itself on the CLI11 app.
+#include <CLI/CLI.hpp>
+
+namespace vzero::cli {
+
+void add_game_commands(CLI::App& app);   // variants, perft
+void add_bench_commands(CLI::App& app);  // bench perft, bench core
+
+}  // namespace vzero::cli

@@ -1,0 +1,26 @@
+// vzero: a self-play reinforcement-learning trainer for chess variants.
+#include <iostream>
+
+#include "cli/commands.h"
+#include "game/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"vzero: self-play reinforcement learning for chess variants"};
+  app.require_subcommand(1);
+  vzero::cli::add_game_commands(app);
+  vzero::cli::add_bench_commands(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    std::cerr << "vzero: " << e.what() << " (see --help)\n";
+    return 2;
+  } catch (const vzero::Error& e) {
+    std::cerr << "vzero: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "vzero: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}

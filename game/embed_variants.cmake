@@ -1,0 +1,12 @@
+# Writes OUT: a C++ file holding each file of FILES as (id, text).
+set(body "#include <string>\n#include <utility>\n#include <vector>\nnamespace vzero {\n")
+string(APPEND body "const std::vector<std::pair<std::string, std::string>>& builtin_variant_sources() {\n")
+string(APPEND body "  static const std::vector<std::pair<std::string, std::string>> sources = {\n")
+string(REPLACE "," ";" FILES "${FILES}")
+foreach(f ${FILES})
+  get_filename_component(id ${f} NAME_WE)
+  file(READ ${f} text)
+  string(APPEND body "    {\"${id}\", R\"vzero_toml(${text})vzero_toml\"},\n")
+endforeach()
+string(APPEND body "  };\n  return sources;\n}\n}  // namespace vzero\n")
+file(WRITE ${OUT} "${body}")

@@ -1,0 +1,71 @@
+#pragma once
+// The narrow interface the search sees: players, the player to act, legal
+// actions as sorted integers in [0, num_actions), apply/undo, terminal test
+// and returns per player. Every variant is reached through it.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "game/variant.h"
+
+namespace vzero {
+
+class GameState;
+
+// A variant's rules: immutable, shared by all its states.
+class Game {
+ public:
+  virtual ~Game() = default;
+  virtual const Variant& variant() const = 0;
+  const std::string& id() const { return variant().id; }
+  virtual int num_players() const = 0;
+  virtual int num_actions() const = 0;
+  // The text of an action, independent of any position (e.g. "e7e8q", "N@d4").
+  virtual const std::string& action_text(int action) const = 0;
+  // The start position, or the position of a FEN (throws Error when it is bad).
+  virtual std::unique_ptr<GameState> new_state(const std::string& fen = "") const = 0;
+};
+
+// The games built into vzero, by variant id (throws Error when unknown).
+const Game& game_by_id(const std::string& id);
+std::vector<std::string> game_ids();
+
+// One position of a game and its history.
+class GameState {
+ public:
+  virtual ~GameState() = default;
+  virtual const Game& game() const = 0;
+  int num_players() const { return game().num_players(); }
+  // The seat that chooses the next action; -1 when the game is over.
+  virtual int current_player() const = 0;
+  // The legal actions, sorted and unique; empty when the game is over.
+  virtual const std::vector<int>& legal_actions() const = 0;
+  virtual void apply(int action) = 0;  // throws Error when the action is not legal
+  virtual void undo() = 0;             // takes back the last apply
+  virtual bool is_terminal() const = 0;
+  // Per seat: +1 win, -1 loss, 0 draw (3-4 players: spread by rank); zeros while playing.
+  virtual std::vector<double> returns() const = 0;
+  // Why the game ended ("checkmate", "stalemate", "repetition", "fifty-move", "cap", ...); "" while playing.
+  virtual std::string end_reason() const = 0;
+  // Tells apart everything that makes positions differ (rights, phase, hands, ...).
+  virtual uint64_t hash() const = 0;
+  virtual std::string fen() const = 0;
+  virtual std::string action_to_text(int action) const = 0;
+  // The action of a text in the rules notation; throws Error if malformed or illegal.
+  virtual int text_to_action(const std::string& text) const = 0;
+  virtual std::unique_ptr<GameState> clone() const = 0;
+  // Plies played since this state was created.
+  virtual int plies() const = 0;
+  // Leaves of the legal action tree of this depth (a terminal position before the last ply counts 0).
+  virtual uint64_t perft(int depth) = 0;
+  // A diagram for people: board, hands, turn.
+  virtual std::string to_text() const = 0;
+  // Sets the game-length cap in plies (a draw when reached); 0 means none.
+  virtual void set_max_plies(int plies) = 0;
+};
+
+// Checks that text has the shape of an action in the rules notation.
+bool is_action_syntax(const std::string& text);
+
+}  // namespace vzero

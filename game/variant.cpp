@@ -1,0 +1,225 @@
+// Reading variants from TOML and the registry of built-in variants.
+#include "game/variant.h"
+
+#include <map>
+#include <set>
+#include <toml++/toml.h>
+
+#include "game/error.h"
+
+namespace vzero {
+
+// Defined in the generated builtin_variants.cpp: (id, TOML text) pairs.
+extern const std::vector<std::pair<std::string, std::string>>& builtin_variant_sources();
+
+uint64_t fnv1a(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+int Variant::type_of_letter(char c) const {
+  const char lower = char(std::tolower(static_cast<unsigned char>(c)));
+  for (size_t i = 0; i < pieces.size(); ++i)
+    if (pieces[i].letter == lower) return int(i);
+  return -1;
+}
+
+int Variant::royal_type() const {
+  for (size_t i = 0; i < pieces.size(); ++i)
+    if (pieces[i].royal) return int(i);
+  return -1;
+}
+
+int Variant::pawn_type() const {
+  for (size_t i = 0; i < pieces.size(); ++i)
+    if (pieces[i].pawn) return int(i);
+  return -1;
+}
+
+namespace {
+
+// Reads typed keys from one TOML table and rejects the keys nobody read.
+class TableReader {
+ public:
+  TableReader(const toml::table& t, std::string where) : t_(t), where_(std::move(where)) {}
+  ~TableReader() noexcept(false) {}
+
+  template <class T>
+  T get(const std::string& key, T fallback) {
+    read_.insert(key);
+    const toml::node* n = t_.get(key);
+    if (!n) return fallback;
+    if constexpr (std::is_same_v<T, bool>) {
+      if (auto v = n->value<bool>()) return *v;
+    } else if constexpr (std::is_integral_v<T>) {
+      if (auto v = n->value<int64_t>()) {
+        if (*v < -1000000 || *v > 1000000) fail(key, "out of range");
+        return T(*v);
+      }
+    } else {
+      if (auto v = n->value<std::string>()) return *v;
+    }
+    fail(key, "has the wrong type");
+    return fallback;
+  }
+  int get_range(const std::string& key, int fallback, int lo, int hi) {
+    const int v = get<int>(key, fallback);
+    if (v < lo || v > hi)
+      fail(key, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return v;
+  }
+  const toml::table* table(const std::string& key) {
+    read_.insert(key);
+    const toml::node* n = t_.get(key);
+    if (!n) return nullptr;
+    if (!n->is_table()) fail(key, "must be a table");
+    return n->as_table();
+  }
+  const toml::array* array(const std::string& key) {
+    read_.insert(key);
+    const toml::node* n = t_.get(key);
+    if (!n) return nullptr;
+    if (!n->is_array()) fail(key, "must be an array");
+    return n->as_array();
+  }
+  // Throws if the table holds a key that no get() asked for.
+  void finish() const {
+    for (const auto& [k, v] : t_)
+      if (!read_.count(std::string(k.str())))
+        throw Error(where_ + ": unknown key '" + std::string(k.str()) + "'");
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& why) const {
+    throw Error(where_ + ": key '" + key + "' " + why);
+  }
+
+ private:
+  const toml::table& t_;
+  std::string where_;
+  std::set<std::string> read_;
+};
+
+int file_index(const std::string& s, int files, const std::string& where) {
+  if (s.size() != 1 || s[0] < 'a' || s[0] >= 'a' + files)
+    throw Error(where + ": bad file '" + s + "'");
+  return s[0] - 'a';
+}
+
+CastlingRule read_castling_side(const toml::table* t, int files, const std::string& where) {
+  CastlingRule r;
+  if (!t) throw Error(where + " is missing");
+  TableReader in(*t, where);
+  r.king_to_file = file_index(in.get<std::string>("king_to", ""), files, where);
+  r.rook_to_file = file_index(in.get<std::string>("rook_to", ""), files, where);
+  in.finish();
+  return r;
+}
+
+}  // namespace
+
+Variant parse_variant(const std::string& toml_text, const std::string& origin) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, origin);
+  } catch (const toml::parse_error& e) {
+    throw Error(origin + ": " + std::string(e.description()));
+  }
+  Variant v;
+  v.source = toml_text;
+  v.hash = fnv1a(toml_text);
+  TableReader in(root, origin);
+  v.id = in.get<std::string>("id", "");
+  if (v.id.empty()) throw Error(origin + ": 'id' is required");
+  v.name = in.get<std::string>("name", v.id);
+  v.rules = in.get<std::string>("rules", "");
+  v.files = in.get_range("files", 8, 3, 12);
+  v.ranks = in.get_range("ranks", 8, 3, 10);
+  if (v.files * v.ranks > 120) throw Error(origin + ": board larger than 120 squares");
+  v.players = in.get_range("players", 2, 2, 4);
+  v.start_fen = in.get<std::string>("start", "");
+  v.hook = in.get<std::string>("hook", "chess");
+  static const std::set<std::string> hooks = {"chess", "ascending", "007", "007-detente"};
+  if (!hooks.count(v.hook)) throw Error(origin + ": unknown hook '" + v.hook + "'");
+  v.check_rule = in.get<bool>("check_rule", true);
+  v.insufficient_material = in.get<bool>("insufficient_material", false);
+  v.max_plies = in.get_range("max_plies", 512, 1, 100000);
+
+  if (const toml::table* pawn = in.table("pawn")) {
+    TableReader p(*pawn, origin + " [pawn]");
+    v.double_step_rank = p.get_range("double_step_rank", 2, 0, v.ranks);
+    v.en_passant = p.get<bool>("en_passant", true);
+    p.finish();
+  }
+  v.promotion_first_rank = v.promotion_mandatory_rank = v.ranks;
+  if (const toml::table* promo = in.table("promotion")) {
+    TableReader p(*promo, origin + " [promotion]");
+    v.promotion_first_rank = p.get_range("first_rank", v.ranks, 1, v.ranks);
+    v.promotion_mandatory_rank =
+        p.get_range("mandatory_rank", v.ranks, v.promotion_first_rank, v.ranks);
+    v.promotion_pieces = p.get<std::string>("pieces", "");
+    v.promote_to_lost_only = p.get<bool>("lost_pieces_only", false);
+    p.finish();
+  }
+  if (const toml::table* castle = in.table("castling")) {
+    TableReader c(*castle, origin + " [castling]");
+    v.castling = true;
+    v.castling_rank = c.get_range("rank", 1, 1, v.ranks);
+    v.kingside = read_castling_side(c.table("kingside"), v.files, origin + " [castling.kingside]");
+    v.queenside =
+        read_castling_side(c.table("queenside"), v.files, origin + " [castling.queenside]");
+    c.finish();
+  }
+  const toml::array* pieces = in.array("piece");
+  if (!pieces || pieces->empty()) throw Error(origin + ": no [[piece]] given");
+  for (const toml::node& node : *pieces) {
+    if (!node.is_table()) throw Error(origin + ": [[piece]] must be tables");
+    TableReader p(*node.as_table(), origin + " [[piece]]");
+    PieceType pt;
+    const std::string letter = p.get<std::string>("letter", "");
+    if (letter.size() != 1 || !std::islower(static_cast<unsigned char>(letter[0])))
+      throw Error(origin + ": piece letter must be one lower-case letter");
+    pt.letter = letter[0];
+    pt.name = p.get<std::string>("name", letter);
+    pt.betza = p.get<std::string>("betza", "");
+    pt.royal = p.get<bool>("royal", false);
+    pt.pawn = p.get<bool>("pawn", false);
+    p.finish();
+    pt.moves = parse_betza(pt.betza);
+    if (v.type_of_letter(pt.letter) >= 0) throw Error(origin + ": piece letter repeated");
+    v.pieces.push_back(pt);
+  }
+  if (int(v.pieces.size()) > kMaxPieceTypes) throw Error(origin + ": too many piece types");
+  for (char c : v.promotion_pieces)
+    if (v.type_of_letter(c) < 0)
+      throw Error(origin + ": promotion piece '" + std::string(1, c) + "' is not a piece");
+  in.finish();
+  if (v.start_fen.empty()) throw Error(origin + ": 'start' is required");
+  return v;
+}
+
+std::vector<std::string> builtin_variant_ids() {
+  std::vector<std::string> ids;
+  for (const auto& [id, text] : builtin_variant_sources()) ids.push_back(id);
+  return ids;
+}
+
+const Variant& builtin_variant(const std::string& id) {
+  static const std::map<std::string, Variant> variants = [] {
+    std::map<std::string, Variant> m;
+    for (const auto& [vid, text] : builtin_variant_sources())
+      m.emplace(vid, parse_variant(text, "configs/variants/" + vid + ".toml"));
+    return m;
+  }();
+  auto it = variants.find(id);
+  if (it == variants.end()) {
+    std::string known;
+    for (const auto& [k, unused] : variants) known += (known.empty() ? "" : ", ") + k;
+    throw Error("unknown variant '" + id + "' (known: " + known + ")");
+  }
+  return it->second;
+}
+
+}  // namespace vzero

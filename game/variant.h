@@ -1,0 +1,89 @@
+#pragma once
+// A variant as data: board, pieces (by their moves in Betza notation), setup
+// and rule flags, read from a TOML file under configs/variants/. Rules that
+// data cannot say are named hooks (see `hook`), implemented in the core.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "game/types.h"
+
+namespace vzero {
+
+// One leap (dx, dy) seen from the piece's owner: dy > 0 is forward.
+struct Step {
+  int dx = 0, dy = 0;
+};
+
+// Directions of slides: bit d of a mask is direction d.
+enum Direction { kN = 0, kNE, kE, kSE, kS, kSW, kW, kNW, kDirectionCount };
+constexpr uint8_t kOrthogonal = 0x55;  // N E S W
+constexpr uint8_t kDiagonal = 0xAA;    // NE SE SW NW
+
+// How one piece type moves, from its owner's side.
+struct PieceMoves {
+  std::vector<Step> quiet_leaps, capture_leaps;
+  uint8_t quiet_slides = 0, capture_slides = 0;  // slide directions
+  uint8_t hop_slides = 0;                        // cannon: hop one screen, then slide
+};
+
+// Parses a Betza-like move description (atoms W F D N A H C Z G K R B Q,
+// modifiers m c f b l r v s p; a doubled W or F rides). Throws Error.
+PieceMoves parse_betza(const std::string& betza);
+
+struct PieceType {
+  char letter = 0;  // lower case; upper case on the board for the first player
+  std::string name;
+  std::string betza;
+  bool royal = false;  // the king: check, mate and succession look at it
+  bool pawn = false;   // double step, en passant and promotion apply
+  PieceMoves moves;
+};
+
+struct CastlingRule {
+  int king_to_file = -1, rook_to_file = -1;  // 0-based files
+};
+
+struct Variant {
+  std::string id, name, rules;  // rules: the rules file it implements
+  int files = 8, ranks = 8, players = 2;
+  std::string start_fen;
+  std::vector<PieceType> pieces;
+  // Named hook for rules data cannot say: "chess" (plain), "ascending", "007",
+  // "007-detente".
+  std::string hook = "chess";
+  bool check_rule = true;             // a move may not leave one's own king attacked
+  bool insufficient_material = false;  // K v K and K+minor v K are draws
+  int max_plies = 512;                 // game-length cap (a draw, recorded as a cap)
+
+  int double_step_rank = 2;  // owner-relative 1-based rank; 0 = no double step
+  bool en_passant = true;
+
+  int promotion_first_rank = 8;      // owner-relative first rank of the promotion zone
+  int promotion_mandatory_rank = 8;  // owner-relative rank where promotion is compulsory
+  std::string promotion_pieces;      // letters of the types a pawn may become
+  bool promote_to_lost_only = false;  // only to a type of which fewer stand than at the start
+
+  bool castling = false;
+  int castling_rank = 1;  // owner-relative
+  CastlingRule kingside, queenside;
+
+  std::string source;  // the TOML text it was read from
+  uint64_t hash = 0;   // FNV-1a hash of `source`
+
+  int squares() const { return files * ranks; }
+  int type_of_letter(char c) const;  // -1 when the variant has no such piece
+  int royal_type() const;            // -1 when no piece is royal
+  int pawn_type() const;             // -1 when no piece is a pawn
+};
+
+// Reads a variant from TOML text; unknown keys and bad values throw Error.
+Variant parse_variant(const std::string& toml_text, const std::string& origin);
+
+// The variants built into the binary (configs/variants/*.toml), by id.
+std::vector<std::string> builtin_variant_ids();
+const Variant& builtin_variant(const std::string& id);  // throws Error if unknown
+
+uint64_t fnv1a(const std::string& text);
+
+}  // namespace vzero

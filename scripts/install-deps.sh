@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package vzero needs to build, test and run. Idempotent.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+pkgs=(
+  build-essential cmake ninja-build pkg-config git
+  libtorch-dev libopenblas0-openmp
+  libtbb-dev libhdf5-dev hdf5-tools libeigen3-dev
+  catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libgloo-dev
+  fairy-stockfish gnuplot-nox
+  python3-torch python3-h5py python3-numpy
+)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

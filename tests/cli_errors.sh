@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Bad input to the vzero binary: one line on stderr and exit status 2.
+set -u
+vz=$1
+fails=0
+expect_error() {
+  local err
+  err=$("$vz" "$@" 2>&1 >/dev/null)
+  local rc=$?
+  local lines
+  lines=$(printf '%s' "$err" | grep -c '')
+  if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ]; then
+    echo "FAIL (rc=$rc, $lines stderr lines): vzero $*"; echo "$err"; fails=$((fails + 1))
+  fi
+}
+expect_ok() {
+  if ! "$vz" "$@" >/dev/null 2>&1; then echo "FAIL (expected success): vzero $*"; fails=$((fails + 1)); fi
+}
+expect_error perft --variant nonesuch --depth 1
+expect_error perft --variant chess --depth -1
+expect_error perft --variant chess --depth abc
+expect_error perft --variant chess --depth 99
+expect_error perft --variant chess --fen "8/8/8 w - - 0 1" --depth 1
+expect_error perft --variant chess --fen "" --depth 1
+expect_error perft --variant chess --moves "e2e5" --depth 1
+expect_error perft --variant chess --moves "e2e4 zz" --depth 1
+expect_error perft --variant chess
+expect_error nonesuch
+expect_ok perft --variant chess --depth 2 --divide
+expect_ok perft --variant chess --moves "e2e4 e7e5 g1f3" --depth 2
+expect_ok variants
+out=$("$vz" perft --variant chess --depth 3 | tail -n1)
+case "$out" in "nodes 8902 time_ms "*" nps "*) ;; *) echo "FAIL: last line '$out'"; fails=$((fails + 1));; esac
+n=$("$vz" perft --variant grand --depth 2 --divide | grep -c ': ')
+[ "$n" -eq 65 ] || { echo "FAIL: divide printed $n lines"; fails=$((fails + 1)); }
+"$vz" variants | cut -f1 | grep -qx chess || { echo "FAIL: variants lacks chess"; fails=$((fails + 1)); }
+echo "cli_errors: $fails failures"
+[ "$fails" -eq 0 ]

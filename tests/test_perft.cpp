@@ -1,0 +1,56 @@
+// Perft against published counts (copied from the rules' reference table).
+#include <catch.hpp>
+
+#include "game/game.h"
+
+namespace {
+
+struct PerftRow {
+  const char* variant;
+  const char* fen;  // "" = the variant's start
+  int depth;
+  uint64_t nodes;
+};
+
+const char* kKiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const char* kPos3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+const char* kGrandEp = "r8r/1nbqkcabn1/ppp2ppppp/3p6/4pP4/10/10/PPPPP1PPPP/1NBQKCABN1/R8R w - e7 0 3";
+const char* kGrandPromo = "10/4k5/6P3/10/10/10/10/10/1p2K5/10 w - - 0 1";
+
+const PerftRow kQuick[] = {
+    {"chess", "", 1, 20},           {"chess", "", 2, 400},
+    {"chess", "", 3, 8902},         {"chess", "", 4, 197281},
+    {"chess", "", 5, 4865609},      {"chess", kKiwipete, 1, 48},
+    {"chess", kKiwipete, 2, 2039},  {"chess", kKiwipete, 3, 97862},
+    {"chess", kKiwipete, 4, 4085603}, {"chess", kPos3, 1, 14},
+    {"chess", kPos3, 4, 43238},     {"grand", "", 1, 65},
+    {"grand", "", 2, 4225},         {"grand", "", 3, 259514},
+    {"grand", kGrandEp, 2, 5768},   {"grand", kGrandPromo, 1, 15},
+    {"grand", kGrandPromo, 2, 165}, {"grand", kGrandPromo, 3, 2446},
+};
+
+const PerftRow kDeep[] = {
+    {"chess", "", 6, 119060324},
+    {"chess", kKiwipete, 5, 193690690},
+    {"chess", kPos3, 6, 11030083},
+    {"grand", "", 4, 15921643},
+    {"grand", "", 5, 959883584},
+};
+
+void check_rows(const PerftRow* begin, const PerftRow* end) {
+  for (const PerftRow* r = begin; r != end; ++r) {
+    auto state = vzero::game_by_id(r->variant).new_state(r->fen);
+    INFO(r->variant << " " << (*r->fen ? r->fen : "startpos") << " depth " << r->depth);
+    CHECK(state->perft(r->depth) == r->nodes);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("CH-2 GR-8 perft matches the reference counts", "[perft]") {
+  check_rows(std::begin(kQuick), std::end(kQuick));
+}
+
+TEST_CASE("CH-2 GR-8 deep perft matches the reference counts", "[perft][slow]") {
+  check_rows(std::begin(kDeep), std::end(kDeep));
+}
