@@ -1,0 +1,184 @@
+#pragma once
+// The rules core of Chivalrous Attrition (rules/attrition.md): a small
+// position value (bitboards of markers and knights, turn, placements, seats
+// out) and the rules over it: legal actions, playing an action, the
+// automatic start-of-turn losses, perft, hashing and the FEN (see
+// docs/fen-attrition.md). AttritionGame and AttritionState put it behind
+// the Game / GameState interface of game.h.
+//
+// Action numbering, fixed for every attrition variant (400 actions):
+//   0..63    placement N@<sq>, sq = rank * 8 + file (N@a1 = 0, N@b1 = 1, ..., N@h8 = 63);
+//   64..399  knight move (from, to), all 336 knight leaps of the 8x8 board
+//            in order of from square, then to square
+//            (64 = a1c2, 65 = a1b3, 66 = b1d2, 67 = b1a3, ..., 399 = h8f7).
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "game/error.h"
+#include "game/game.h"
+
+namespace vzero {
+
+constexpr int kAttritionSquares = 64;
+constexpr int kAttritionPlacements = 64;
+constexpr int kAttritionActions = 400;
+constexpr int kAttritionMaxSeats = 4;
+constexpr int kAttritionMaxLegal = 64;  // placements; knight moves are at most 16
+
+// One position: everything the FEN holds.
+struct AttritionPos {
+  uint64_t marked = 0;                       // squares with a marker
+  uint64_t knights[kAttritionMaxSeats] = {};  // knights by seat (always on marked squares)
+  uint64_t board_key = 0;                    // Zobrist key of markers and knights
+  int ply = 0;                               // plies played in the game (the cap counts these)
+  int8_t to_act = 0;                         // seat to act; -1 when the game is over
+  uint8_t first = 0;                         // the seat that placed first (CA-7)
+  uint8_t to_place[kAttritionMaxSeats] = {};  // knights not yet placed, by seat
+  uint8_t out_seat[kAttritionMaxSeats] = {};  // seats out (2 players: the loser), in order
+  uint8_t out_captured[kAttritionMaxSeats] = {};  // 1: out by capture, 0: by having no move
+  uint8_t n_out = 0;
+  uint8_t out_mask = 0;  // bit s: seat s is out
+
+  bool over() const { return to_act < 0; }
+  bool is_out(int seat) const { return (out_mask >> seat) & 1; }
+};
+
+// The rules of one attrition variant: players, knights per player, ending.
+class AttritionRules {
+ public:
+  AttritionRules(int players, int knights, bool sudden);
+  int players() const { return players_; }
+  int knights() const { return knights_; }
+  bool sudden() const { return sudden_; }  // ending "one" (CA-10)
+
+  // The empty board with `first` to place first.
+  AttritionPos start(int first = 0) const;
+  // Writes the legal actions of the seat to act, ascending, into out
+  // (room for kAttritionMaxLegal); returns their number (0 when over).
+  int generate(const AttritionPos& p, uint16_t* out) const;
+  // Plays a legal action, then settles the automatic events of the next turn.
+  void play(AttritionPos& p, int action) const;
+  // Leaves of the legal action tree of this depth (no length cap).
+  uint64_t perft(const AttritionPos& p, int depth) const;
+  // Zobrist hash of everything but the ply counter.
+  uint64_t hash(const AttritionPos& p) const;
+  std::string fen(const AttritionPos& p) const;
+  // The position of a FEN, start-of-turn events settled; throws Error when bad.
+  AttritionPos parse_fen(const std::string& text) const;
+
+  // Fixed tables of the action space.
+  static int move_from(int action);            // action >= 64
+  static int move_to(int action);              // action >= 64
+  static int move_action(int from, int to);    // -1 when not a knight leap
+  static std::string square_name(int sq);
+  static std::string action_name(int action);  // "N@d4", "b1c3"
+  static int action_of_name(const std::string& text);  // -1 when not in the action space
+
+ private:
+  uint64_t forbidden_placements(const AttritionPos& p, int seat) const;
+  uint64_t placements(const AttritionPos& p, int seat) const;
+  bool stuck(const AttritionPos& p, int seat) const;
+  void eliminate(AttritionPos& p, int seat, bool captured) const;
+  int next_seat(const AttritionPos& p, int seat) const;
+  void settle(AttritionPos& p) const;
+  void validate(const AttritionPos& p, const std::string& where) const;
+
+  int players_, knights_;
+  bool sudden_;
+};
+
+// ---- the Game and GameState of an attrition variant ----
+
+// The Game of one attrition variant file: its rules and the 400 action texts.
+class AttritionGame : public Game {
+ public:
+  explicit AttritionGame(const Variant& v)
+      : variant_(v), rules_(v.players, v.knights, v.ending == "one") {
+    check(v.files == 8 && v.ranks == 8, v.id + ": attrition is played on 8x8");
+    check(v.ending == "both" || v.ending == "one", v.id + ": attrition ending must be both or one");
+    for (int a = 0; a < kAttritionActions; ++a) texts_.push_back(AttritionRules::action_name(a));
+    rules_.parse_fen(v.start_fen);  // a bad start position is a configuration error
+  }
+  const Variant& variant() const override { return variant_; }
+  int num_players() const override { return rules_.players(); }
+  int num_actions() const override { return kAttritionActions; }
+  const std::string& action_text(int action) const override {
+    check(action >= 0 && action < kAttritionActions, "action " + std::to_string(action) + " out of range");
+    return texts_[action];
+  }
+  std::unique_ptr<GameState> new_state(const std::string& fen) const override;
+  const AttritionRules& rules() const { return rules_; }
+
+ private:
+  Variant variant_;
+  AttritionRules rules_;
+  std::vector<std::string> texts_;
+};
+
+// A position of an attrition game, its history (for undo) and the length cap.
+class AttritionState : public GameState {
+ public:
+  AttritionState(const AttritionGame& game, const std::string& fen)
+      : game_(game),
+        rules_(game.rules()),
+        pos_(rules_.parse_fen(fen.empty() ? game.variant().start_fen : fen)),
+        max_plies_(game.variant().max_plies) {
+    actions_.reserve(kAttritionMaxLegal);
+    history_.reserve(80);
+    refresh();
+  }
+  const Game& game() const override { return game_; }
+  int current_player() const override { return is_terminal() ? -1 : pos_.to_act; }
+  const std::vector<int>& legal_actions() const override {
+    static const std::vector<int> none;
+    return capped() ? none : actions_;
+  }
+  void apply(int action) override {
+    const std::vector<int>& legal = legal_actions();
+    if (!std::binary_search(legal.begin(), legal.end(), action))
+      throw Error("illegal action " + std::to_string(action) + " in position " + fen());
+    history_.push_back(pos_);
+    rules_.play(pos_, action);
+    refresh();
+  }
+  void undo() override {
+    check(!history_.empty(), "undo: no action to take back");
+    pos_ = history_.back();
+    history_.pop_back();
+    refresh();
+  }
+  bool is_terminal() const override { return pos_.over() || capped(); }
+  std::vector<double> returns() const override;
+  std::string end_reason() const override;
+  uint64_t hash() const override { return rules_.hash(pos_); }
+  std::string fen() const override { return rules_.fen(pos_); }
+  std::string action_to_text(int action) const override { return game_.action_text(action); }
+  int text_to_action(const std::string& text) const override;
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<AttritionState>(*this); }
+  int plies() const override { return int(history_.size()); }
+  uint64_t perft(int depth) override { return rules_.perft(pos_, depth); }
+  std::string to_text() const override;
+  void set_max_plies(int plies) override { max_plies_ = plies; }
+
+ private:
+  // The game-length cap: a draw once the game's ply counter reaches it.
+  bool capped() const { return !pos_.over() && max_plies_ > 0 && pos_.ply >= max_plies_; }
+  // Recomputes the cached legal actions of pos_.
+  void refresh() {
+    uint16_t buf[kAttritionMaxLegal];
+    const int n = rules_.generate(pos_, buf);
+    actions_.assign(buf, buf + n);
+  }
+
+  const AttritionGame& game_;
+  const AttritionRules& rules_;
+  AttritionPos pos_;
+  int max_plies_;
+  std::vector<int> actions_;
+  std::vector<AttritionPos> history_;
+};
+
+}  // namespace vzero
