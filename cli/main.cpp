@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   vzero::cli::add_game_commands(app);
   vzero::cli::add_bench_commands(app);
+  vzero::cli::add_play_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

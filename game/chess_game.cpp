@@ -45,7 +45,7 @@ const ChessState::Legal& ChessState::legal() const {
 const std::vector<int>& ChessState::legal_actions() const { return legal().actions; }
 
 int ChessState::current_player() const {
-  return is_terminal() ? -1 : int(pos_.side_to_move());
+  return is_terminal() ? -1 : int(pos_.chooser());
 }
 
 void ChessState::apply(int action) {
@@ -82,8 +82,12 @@ int ChessState::outcome(int legal_moves, std::string* reason) const {
     if (reason) *reason = r;
     return result;
   };
+  const Color mover = pos_.side_to_move();
+  if (pos_.hook() == Hook::kAscending && !pos_.has_royal(mover) && !pos_.succession_pending())
+    return set("king-captured", int(opponent(mover)));  // AT-5
   if (legal_moves == 0) {
-    if (pos_.in_check()) return set("checkmate", int(opponent(pos_.side_to_move())));
+    // The owner of the mated colour loses (OO-5: in 007 too, seat = colour).
+    if (pos_.in_check() && game_.variant().check_rule) return set("checkmate", int(opponent(mover)));
     return set("stalemate", 2);
   }
   if (pos_.rule50() >= 100) return set("fifty-move", 2);
@@ -119,7 +123,12 @@ int ChessState::text_to_action(const std::string& text) const {
 
 std::string ChessState::to_text() const {
   std::string out = pos_.board_text();
-  out += std::string(pos_.side_to_move() == kWhite ? "White" : "Black") + " to move";
+  const char* names[2] = {"White", "Black"};
+  out += std::string(names[pos_.side_to_move()]) + " to move";
+  if (pos_.hook() == Hook::k007 || pos_.hook() == Hook::kDetente)
+    out += std::string(", chosen by ") + names[pos_.chooser()] + " (move " +
+           std::to_string(pos_.phase() + 1) + " of 3)";
+  if (pos_.succession_pending()) out += ": name a successor (K@square)";
   if (pos_.in_check()) out += " (check)";
   out += "\nFEN: " + pos_.fen() + "\n";
   return out;

@@ -50,7 +50,9 @@ class FenIo {
     std::vector<std::string> f;
     for (std::string tok; in >> tok;) f.push_back(tok);
     if (f.empty()) fail("empty");
-    if (f.size() > 6) fail("too many fields");
+    std::vector<std::string> extensions;
+    if (f.size() > 6) extensions.assign(f.begin() + 6, f.end());
+    if (f.size() > 6) f.resize(6);
     const Variant& v = *q.v_;
     const Geometry& g = *q.g_;
     // Board.
@@ -111,7 +113,8 @@ class FenIo {
       if (q.royal_ < 0) break;
       const int kings = q.count_[c][q.royal_];
       if (kings > 1) fail(std::string(c == kWhite ? "White" : "Black") + " has more than one king");
-      if (kings == 0 && v.check_rule) fail(std::string(c == kWhite ? "White" : "Black") + " has no king");
+      if (kings == 0 && (v.check_rule || Color(c) != q.stm_))
+        fail(std::string(c == kWhite ? "White" : "Black") + " has no king");
     }
     // Pawns on a rank where they must already have promoted.
     if (q.pawn_ >= 0)
@@ -140,6 +143,7 @@ class FenIo {
     if (fullmove < 0) fail("bad fullmove number '" + f[5] + "'");
     st.rule50 = uint16_t(rule50);
     q.game_ply_ = 2 * int(std::max(1L, fullmove) - 1) + (q.stm_ == kBlack);
+    read_extensions(q, extensions, fail);
     // The side that just moved may not have left its king attacked.
     if (v.check_rule && q.royal_ >= 0) {
       const Color them = opponent(q.stm_);
@@ -177,8 +181,73 @@ class FenIo {
     out += ' ';
     out += st.ep >= 0 ? p.square_name(st.ep) : "-";
     out += ' ' + std::to_string(st.rule50) + ' ' + std::to_string(p.game_ply_ / 2 + 1);
+    if (p.hook_ == Hook::k007 || p.hook_ == Hook::kDetente) {
+      out += std::string(" turn:") + (p.chooser() == kWhite ? 'w' : 'b') + char('1' + st.phase);
+      const auto squares = [&](const char* name, const int8_t* sq) {
+        std::string list;
+        for (int i = 0; i < 2; ++i)
+          if (sq[i] >= 0) list += (list.empty() ? "" : ",") + p.square_name(sq[i]);
+        if (!list.empty()) out += std::string(" ") + name + ":" + list;
+      };
+      squares("moved", st.moved);
+      squares("protected", st.protect);
+    }
+    if (st.pending) out += " succession";
     return out;
   }
+
+ private:
+  // The engine's own fields after the six of FEN (docs/fen.md).
+  template <class Fail>
+  static void read_extensions(Position& q, const std::vector<std::string>& tokens, Fail fail) {
+    StateInfo& st = q.st_.back();
+    const bool is007 = q.hook_ == Hook::k007 || q.hook_ == Hook::kDetente;
+    bool turn_seen = false;
+    for (const std::string& tok : tokens) {
+      if (tok == "succession" && q.hook_ == Hook::kAscending && !st.pending) {
+        st.pending = 1;
+      } else if (is007 && tok.size() == 7 && tok.compare(0, 5, "turn:") == 0 && !turn_seen) {
+        turn_seen = true;
+        const char who = tok[5], move = tok[6];
+        if ((who != 'w' && who != 'b') || move < '1' || move > '3') fail("bad field '" + tok + "'");
+        st.phase = uint8_t(move - '1');
+        if (q.chooser() != (who == 'w' ? kWhite : kBlack))
+          fail("'" + tok + "' does not agree with the side to move");
+      } else if (q.hook_ == Hook::kDetente &&
+                 (tok.compare(0, 6, "moved:") == 0 || tok.compare(0, 10, "protected:") == 0)) {
+        const bool moved = tok[0] == 'm';
+        int8_t* target = moved ? st.moved : st.protect;
+        if (target[0] >= 0) fail("field '" + tok + "' repeated");
+        const std::vector<std::string> names = split(tok.substr(moved ? 6 : 10), ',');
+        if (names.size() > 2) fail("bad field '" + tok + "'");
+        for (size_t i = 0; i < names.size(); ++i) {
+          const int s = q.parse_square(names[i]);
+          if (s < 0 || q.board_[s] == kNoPiece) fail("field '" + tok + "' names an empty or bad square");
+          target[i] = int8_t(s);
+        }
+      } else {
+        fail("unknown or repeated field '" + tok + "'");
+      }
+    }
+    // Consistency of the 007-detente memory with the turn phase.
+    if (st.moved[0] >= 0 && st.phase == 0) fail("'moved' only on move 2 or 3 of a turn");
+    if (st.protect[0] >= 0 && st.phase != 2) fail("'protected' only on move 3 of a turn");
+    for (int8_t s : st.moved)
+      if (s >= 0 && color_of(q.board_[s]) != q.chooser()) fail("'moved' names a piece of the other side");
+    for (int8_t s : st.protect)
+      if (s >= 0 && color_of(q.board_[s]) == q.chooser()) fail("'protected' names a piece of the chooser");
+    // Ascending: a missing king means a pending choice (or a lost game).
+    if (q.hook_ == Hook::kAscending) {
+      const bool kingless = !q.has_royal(q.stm_);
+      const Bitboard succ = q.successors(q.stm_);
+      if (st.pending && (!kingless || !more_than_one(succ)))
+        fail("'succession' needs a kingless side to move with two or more candidates");
+      if (!st.pending && kingless && succ)
+        fail("the side to move has no king but could name a successor: add 'succession'");
+      if (kingless && succ && !more_than_one(succ)) fail("a lone successor ascends at once");
+    }
+  }
+
 };
 
 void Position::set_fen(const std::string& fen) {

@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "game/attrition_game.h"
 #include "game/chess_game.h"
 
 namespace vzero {
@@ -15,7 +16,11 @@ const Game& game_by_id(const std::string& id) {
   auto& slot = games[id];
   if (!slot) {
     try {
-      slot = std::make_unique<ChessGame>(builtin_variant(id));
+      const Variant& v = builtin_variant(id);
+      if (v.hook == "attrition")
+        slot = make_attrition_game(v);
+      else
+        slot = std::make_unique<ChessGame>(v);
     } catch (...) {
       games.erase(id);
       throw;

@@ -166,16 +166,58 @@ bool Position::leaves_king_safe(Move m) const {
 
 void Position::legal_moves(MoveList& out) const {
   out.size = 0;
+  if (hook_ == Hook::kAscending) {
+    if (st_.back().pending) {  // AT-3: only the choice of a successor
+      Bitboard candidates = successors(stm_);
+      while (candidates) {
+        const int s = pop_lsb(candidates);
+        out.push(Move::make(s, s, MoveKind::kSuccession, royal_));
+      }
+      return;
+    }
+    if (!has_royal(stm_)) return;  // AT-5: the game is over
+  }
   if (fast_legality_ && has_royal(stm_)) {
     generate_fast(out);
-    return;
+  } else {
+    generate_pseudo(out);
+    if (v_->check_rule && royal_ >= 0) {
+      int kept = 0;
+      for (int i = 0; i < out.size; ++i)
+        if (leaves_king_safe(out.moves[i])) out.moves[kept++] = out.moves[i];
+      out.size = kept;
+    }
   }
-  generate_pseudo(out);
-  if (!v_->check_rule || royal_ < 0) return;
-  int kept = 0;
-  for (int i = 0; i < out.size; ++i)
-    if (leaves_king_safe(out.moves[i])) out.moves[kept++] = out.moves[i];
-  out.size = kept;
+  if (hook_ == Hook::kDetente && st_.back().phase == 2) apply_detente(out);
+}
+
+void Position::apply_detente(MoveList& moves) const {
+  const StateInfo& st = st_.back();
+  const auto is_protected = [&](Move m) {
+    const int target = m.kind() == MoveKind::kEnPassant ? m.to() - g_->push[stm_] : m.to();
+    return target == st.protect[0] || target == st.protect[1];
+  };
+  const auto moves_first = [&](Move m) {
+    for (int s : st.moved) {
+      if (s < 0) continue;
+      if (m.from() == s) return true;
+      if (m.kind() == MoveKind::kCastling) {  // castling also moves the rook
+        const int right = 2 * stm_ + (m.to() == castle_king_to_[2 * stm_] ? 0 : 1);
+        if (castle_rook_from_[right] == s) return true;
+      }
+    }
+    return false;
+  };
+  MoveList allowed;  // OD-1
+  for (const Move m : moves)
+    if (!is_protected(m)) allowed.push(m);
+  MoveList others;  // OD-2
+  for (const Move m : allowed)
+    if (!moves_first(m)) others.push(m);
+  const MoveList& chosen = others.size ? others : allowed;
+  if (chosen.size == 0) return;  // OD-3: both restrictions lifted
+  moves.size = 0;
+  for (const Move m : chosen) moves.push(m);
 }
 
 uint64_t Position::perft(int depth) {

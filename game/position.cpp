@@ -32,6 +32,11 @@ const Zobrist& zobrist() {
 }
 
 Position::Position(const Variant& v) : v_(&v), g_(&Geometry::of(v)) {
+  hook_ = v.hook == "ascending" ? Hook::kAscending
+          : v.hook == "007"     ? Hook::k007
+          : v.hook == "007-detente" ? Hook::kDetente
+                                    : Hook::kChess;
+  for (int i = 0; i < 4; ++i) succession_order_[i] = v.type_of_letter("qrbn"[i]);
   royal_ = v.royal_type();
   pawn_ = v.pawn_type();
   bool simple = true;
@@ -136,6 +141,11 @@ uint64_t Position::compute_key() const {
   k ^= z.castling[st.castling];
   if (st.ep >= 0) k ^= z.ep[st.ep];
   k ^= z.phase[st.phase];
+  if (st.pending) k ^= z.extra[7][0];
+  for (int i = 0; i < 2; ++i) {
+    if (st.moved[i] >= 0) k ^= z.extra[0][st.moved[i]];
+    if (st.protect[i] >= 0) k ^= z.extra[1][st.protect[i]];
+  }
   if (stm_ == kBlack) k ^= z.side;
   return k;
 }
@@ -146,6 +156,17 @@ void Position::do_move(Move m) {
   StateInfo& st = st_.back();
   st.move = m;
   st.captured = kNoPiece;
+  st.ascended = -1;
+  if (m.kind() == MoveKind::kSuccession) {  // a choice, not a move: no clock runs  // the victim names a successor; he moves next
+    const int to = m.to();
+    st.successor = board_[to];
+    st.pending = 0;
+    const Piece king = make_piece(stm_, royal_);
+    remove_piece(to);
+    put_piece(king, to);
+    st.key ^= z.piece[st.successor][to] ^ z.piece[king][to] ^ z.extra[7][0];
+    return;
+  }
   ++st.rule50;
   ++game_ply_;
   uint64_t k = st.key ^ z.side;
@@ -155,10 +176,12 @@ void Position::do_move(Move m) {
   }
   const Color us = stm_, them = opponent(us);
   const int from = m.from(), to = m.to();
+  int capsq = -1, rook_to = -1;
   switch (m.kind()) {
     case MoveKind::kCastling: {
       const int right = 2 * us + (to == castle_king_to_[2 * us] ? 0 : 1);
       const int rfrom = castle_rook_from_[right], rto = castle_rook_to_[right];
+      rook_to = rto;
       const Piece king = board_[from], rook = board_[rfrom];
       remove_piece(from);
       remove_piece(rfrom);
@@ -169,7 +192,7 @@ void Position::do_move(Move m) {
     }
     default: {
       const Piece p = board_[from];
-      const int capsq = m.kind() == MoveKind::kEnPassant ? to - g_->push[us] : to;
+      capsq = m.kind() == MoveKind::kEnPassant ? to - g_->push[us] : to;
       const Piece captured = board_[capsq];
       if (captured != kNoPiece) {
         remove_piece(capsq);
@@ -203,13 +226,82 @@ void Position::do_move(Move m) {
     st.castling &= uint8_t(~(castling_mask_[from] | castling_mask_[to]));
     k ^= z.castling[st.castling];
   }
+  if (hook_ == Hook::kAscending && st.captured != kNoPiece && type_of(st.captured) == royal_)
+    ascend(st, them, k);
+  if (hook_ == Hook::kDetente) update_detente(st, m, capsq, rook_to, k);
+  if (hook_ == Hook::k007 || hook_ == Hook::kDetente) {
+    k ^= z.phase[st.phase];
+    st.phase = uint8_t((st.phase + 1) % 3);
+    k ^= z.phase[st.phase];
+  }
   stm_ = them;
   st.key = k;
+}
+
+Bitboard Position::successors(Color c) const {
+  for (int t : succession_order_)
+    if (t >= 0 && pieces(c, t)) return pieces(c, t);
+  return 0;
+}
+
+void Position::ascend(StateInfo& st, Color victim, uint64_t& key) {
+  const Zobrist& z = zobrist();
+  key ^= z.castling[st.castling];
+  st.castling &= uint8_t(~(3u << (2 * victim)));  // AT-2a
+  key ^= z.castling[st.castling];
+  const Bitboard candidates = successors(victim);
+  if (!candidates) return;  // AT-5: the victim has lost
+  if (more_than_one(candidates)) {  // AT-3: the victim chooses, as an action
+    st.pending = 1;
+    key ^= z.extra[7][0];
+    return;
+  }
+  const int s = lsb(candidates);  // AT-2: a lone successor ascends at once
+  const Piece king = make_piece(victim, royal_);
+  st.ascended = int8_t(s);
+  st.successor = board_[s];
+  remove_piece(s);
+  put_piece(king, s);
+  key ^= z.piece[st.successor][s] ^ z.piece[king][s];
+}
+
+void Position::update_detente(StateInfo& st, Move m, int capsq, int rook_to, uint64_t& key) const {
+  const Zobrist& z = zobrist();
+  for (int i = 0; i < 2; ++i) {
+    if (st.moved[i] >= 0) key ^= z.extra[0][st.moved[i]];
+    if (st.protect[i] >= 0) key ^= z.extra[1][st.protect[i]];
+  }
+  if (st.phase == 0) {  // move 1: remember the chooser's piece (OD-2)
+    st.moved[0] = int8_t(m.to());
+    st.moved[1] = int8_t(rook_to);
+    st.protect[0] = st.protect[1] = -1;
+  } else if (st.phase == 1) {  // move 2: protect the opponent's piece (OD-1)
+    st.protect[0] = int8_t(m.to());
+    st.protect[1] = int8_t(rook_to);
+    for (int8_t& s : st.moved)
+      if (s == capsq) s = -1;
+  } else {
+    st.moved[0] = st.moved[1] = st.protect[0] = st.protect[1] = -1;
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (st.moved[i] >= 0) key ^= z.extra[0][st.moved[i]];
+    if (st.protect[i] >= 0) key ^= z.extra[1][st.protect[i]];
+  }
 }
 
 void Position::undo_move() {
   const StateInfo& st = st_.back();
   const Move m = st.move;
+  if (m.kind() == MoveKind::kSuccession) {
+    remove_piece(m.to());
+    put_piece(st.successor, m.to());
+    st_.pop_back();
+    return;
+  }
+  if (st.ascended >= 0) {
+    remove_piece(st.ascended);
+    put_piece(st.successor, st.ascended);
+  }
   stm_ = opponent(stm_);
   const Color us = stm_;
   const int from = m.from(), to = m.to();

@@ -20,8 +20,16 @@ struct StateInfo {
   int8_t ep = -1;          // en-passant target square, set only when a capture is possible
   uint8_t castling = 0;    // bits: 0 White kingside, 1 White queenside, 2 Black kingside, 3 Black queenside
   uint8_t phase = 0;       // 007: move 0, 1 or 2 of the chooser's three-move turn
+  uint8_t pending = 0;     // ascending: the side to move must name a successor
   uint16_t rule50 = 0;     // plies since the last capture or pawn move
+  int8_t ascended = -1;    // ascending: square where a lone successor made way for the king
+  Piece successor = kNoPiece;  // the piece that left that square (or the one a choice removed)
+  int8_t moved[2] = {-1, -1};      // 007-detente: squares of the own piece moved on move 1
+  int8_t protect[2] = {-1, -1};    // 007-detente: squares of the piece moved on move 2
 };
+
+// The rules that data cannot say (Variant::hook).
+enum class Hook : uint8_t { kChess, kAscending, k007, kDetente };
 
 class Position {
  public:
@@ -46,6 +54,11 @@ class Position {
   uint64_t key() const { return st_.back().key; }
   int rule50() const { return st_.back().rule50; }
   int phase() const { return st_.back().phase; }
+  Hook hook() const { return hook_; }
+  bool succession_pending() const { return st_.back().pending; }
+  // The player who chooses the next move: the colour to move, except on
+  // move 2 of a 007 turn, where the opponent chooses.
+  Color chooser() const { return st_.back().phase == 1 ? opponent(stm_) : stm_; }
   int game_ply() const { return game_ply_; }
   int plies_played() const { return int(st_.size()) - 1; }
   Move last_move() const { return st_.back().move; }
@@ -80,7 +93,10 @@ class Position {
   void generate_fast(MoveList& out) const;
   bool leaves_king_safe(Move m) const;
   uint64_t compute_key() const;
-  void after_setup();
+  void ascend(StateInfo& st, Color victim, uint64_t& key);
+  Bitboard successors(Color c) const;  // the pieces of the highest rank that may ascend
+  void apply_detente(MoveList& moves) const;
+  void update_detente(StateInfo& st, Move m, int capsq, int rook_to, uint64_t& key) const;
 
   const Variant* v_;
   const Geometry* g_;
@@ -95,7 +111,9 @@ class Position {
   std::vector<StateInfo> st_;
 
   // Derived from the variant once.
+  Hook hook_ = Hook::kChess;
   int royal_ = -1, pawn_ = -1;
+  int succession_order_[4] = {-1, -1, -1, -1};  // queen, rook, bishop, knight types
   uint16_t orth_types_ = 0, diag_types_ = 0;  // types that slide (and capture) all four ways
   std::vector<int> leap_types_, odd_slide_types_, hop_types_;
   uint16_t promotion_types_ = 0;

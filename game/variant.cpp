@@ -141,7 +141,8 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
   v.players = in.get_range("players", 2, 2, 4);
   v.start_fen = in.get<std::string>("start", "");
   v.hook = in.get<std::string>("hook", "chess");
-  static const std::set<std::string> hooks = {"chess", "ascending", "007", "007-detente"};
+  static const std::set<std::string> hooks = {"chess", "ascending", "007", "007-detente",
+                                              "attrition"};
   if (!hooks.count(v.hook)) throw Error(origin + ": unknown hook '" + v.hook + "'");
   v.check_rule = in.get<bool>("check_rule", true);
   v.insufficient_material = in.get<bool>("insufficient_material", false);
@@ -171,6 +172,16 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
     v.queenside =
         read_castling_side(c.table("queenside"), v.files, origin + " [castling.queenside]");
     c.finish();
+  }
+  if (const toml::table* att = in.table("attrition")) {
+    TableReader a(*att, origin + " [attrition]");
+    v.knights = a.get_range("knights", 1, 1, 2);
+    v.ending = a.get<std::string>("ending", "both");
+    a.finish();
+    if (v.ending != "both" && v.ending != "one")
+      throw Error(origin + ": [attrition] ending must be \"both\" or \"one\"");
+    if (v.knights == 2 && v.players != 2)
+      throw Error(origin + ": two knights only with two players");
   }
   const toml::array* pieces = in.array("piece");
   if (!pieces || pieces->empty()) throw Error(origin + ": no [[piece]] given");

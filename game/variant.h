@@ -50,8 +50,11 @@ struct Variant {
   std::string start_fen;
   std::vector<PieceType> pieces;
   // Named hook for rules data cannot say: "chess" (plain), "ascending", "007",
-  // "007-detente".
+  // "007-detente", "attrition" (a game of its own, attrition_game.h).
   std::string hook = "chess";
+  // Chivalrous Attrition options (rules/attrition.md), from the [attrition] table.
+  int knights = 1;                // 1 or 2 per player (2 only with 2 players)
+  std::string ending = "both";    // with 2 knights: "both" (variant 1) or "one" (variant 2)
   bool check_rule = true;             // a move may not leave one's own king attacked
   bool insufficient_material = false;  // K v K and K+minor v K are draws
   int max_plies = 512;                 // game-length cap (a draw, recorded as a cap)

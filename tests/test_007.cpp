@@ -1,0 +1,139 @@
+// 007 Chess and 007-detente: one test per rule (rules/007.md).
+#include <catch.hpp>
+
+#include <algorithm>
+
+#include "game/error.h"
+#include "game/game.h"
+#include "tests/test_util.h"
+
+using vzero::testing::play;
+using vzero::testing::texts;
+
+namespace {
+
+std::unique_ptr<vzero::GameState> state(const char* variant, const std::string& fen = "") {
+  return vzero::game_by_id(variant).new_state(fen);
+}
+
+const char* kKiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+}  // namespace
+
+TEST_CASE("OO-1 three moves a turn: the chooser differs from the colour to move", "[007]") {
+  auto s = state("007");
+  const char* moves[] = {"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3"};
+  const int chooser[] = {0, 0, 0, 1, 1, 1, 0};
+  for (int i = 0; i < 7; ++i) {
+    CHECK(s->current_player() == chooser[i]);
+    play(*s, {moves[i]});
+  }
+  CHECK(s->fen() == "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R b KQkq - 0 4 turn:w2");
+}
+
+TEST_CASE("OO-2 every single move is chess-legal for the colour moved", "[007]") {
+  // Move 2 (a black piece, chosen by White) must answer the check given on move 1.
+  const std::string fen = "rnbqkbnr/ppp2ppp/3p4/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 0 3";
+  auto s = state("007", fen);
+  play(*s, {"h5f7"});
+  auto chess = state("chess", fen);
+  play(*chess, {"h5f7"});
+  CHECK(texts(*s) == texts(*chess));
+  CHECK(texts(*s) == std::vector<std::string>{"e8f7"});
+  CHECK(s->current_player() == 0);
+}
+
+TEST_CASE("OO-3 pawns keep their direction; the chooser picks the promotion", "[007]") {
+  auto s = state("007", "4k3/8/8/8/8/8/1p6/4K3 b - - 0 1 turn:w2");
+  CHECK(s->current_player() == 0);
+  const std::vector<std::string> moves = texts(*s);
+  for (const char* m : {"b2b1q", "b2b1r", "b2b1b", "b2b1n"})
+    CHECK(std::count(moves.begin(), moves.end(), m) == 1);
+}
+
+TEST_CASE("OO-4 a colour with no move and not in check: stalemate draw, on any move", "[007]") {
+  auto s = state("007", "k7/8/1Q6/8/8/8/8/7K b - - 0 1 turn:w2");
+  CHECK(s->is_terminal());
+  CHECK(s->end_reason() == "stalemate");
+  CHECK(s->returns() == std::vector<double>{0.0, 0.0});
+}
+
+TEST_CASE("OO-5 the owner of the mated colour loses, also by self-mate on move 2", "[007]") {
+  // White chooses move 2 and mates his own king with Black's queen: White loses.
+  auto s = state("007", "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2 turn:w2");
+  play(*s, {"d8h4"});
+  CHECK(s->is_terminal());
+  CHECK(s->end_reason() == "checkmate");
+  CHECK(s->returns() == std::vector<double>{-1.0, 1.0});
+  // Mate on move 1 of White's turn wins for White.
+  auto w = state("007", "rnbqkbnr/ppppp2p/5p2/6p1/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3 turn:w1");
+  play(*w, {"d1h5"});
+  CHECK(w->returns() == std::vector<double>{1.0, -1.0});
+}
+
+TEST_CASE("OO-6 repetition counts single moves and includes the turn phase", "[007]") {
+  auto s = state("007"), c = state("chess");
+  const char* cycle[] = {"g1f3", "g8f6", "f3g1", "f6g8"};
+  for (int i = 0; i < 8; ++i) {
+    play(*s, {cycle[i % 4]});
+    play(*c, {cycle[i % 4]});
+  }
+  CHECK(c->end_reason() == "repetition");
+  CHECK_FALSE(s->is_terminal());  // same board, other phase
+  CHECK(state("007", s->fen())->hash() != state("007", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")->hash());
+  for (int i = 8; i < 24; ++i) play(*s, {cycle[i % 4]});
+  CHECK(s->end_reason() == "repetition");
+}
+
+TEST_CASE("OO-7 007 perft equals chess perft in every phase", "[007][perft]") {
+  for (int d = 1; d <= 5; ++d) CHECK(state("007")->perft(d) == state("chess")->perft(d));
+  const uint64_t kiwi4 = 4085603;
+  CHECK(state("007", kKiwipete)->perft(4) == kiwi4);
+  CHECK(state("007", std::string(kKiwipete) + " turn:b2")->perft(4) == kiwi4);
+  CHECK(state("007", std::string(kKiwipete) + " turn:w3")->perft(3) == 97862);
+}
+
+TEST_CASE("OD-1 the piece moved on move 2 may not be captured on move 3", "[007-detente]") {
+  auto s = state("007-detente", "rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
+  play(*s, {"g1f3", "d7d5"});
+  std::vector<std::string> moves = texts(*s);
+  CHECK(std::count(moves.begin(), moves.end(), "e5d6") == 0);  // en passant counts too
+  auto plain = state("007", "rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
+  play(*plain, {"g1f3", "d7d5"});
+  moves = texts(*plain);
+  CHECK(std::count(moves.begin(), moves.end(), "e5d6") == 1);
+  CHECK(s->fen() == "rnbqkbnr/ppp1pppp/8/3pP3/8/5N2/PPPP1PPP/RNBQKB1R w KQkq d6 0 2 turn:w3 moved:f3 protected:d5");
+  CHECK(state("007-detente", s->fen())->hash() == s->hash());
+}
+
+TEST_CASE("OD-2 the move-1 piece may not move again on move 3, unless nothing else can", "[007-detente]") {
+  auto s = state("007-detente");
+  play(*s, {"g1f3", "a7a6"});
+  for (const std::string& m : texts(*s)) CHECK(m.substr(0, 2) != "f3");
+  // The white king has no move: the rook moved on move 1 may move again.
+  auto alone = state("007-detente", "8/7R/8/4k3/8/1q6/8/K7 w - - 0 1");
+  play(*alone, {"h7h6", "e5f5"});
+  REQUIRE_FALSE(alone->legal_actions().empty());
+  for (const std::string& m : texts(*alone)) CHECK(m.substr(0, 2) == "h6");
+}
+
+TEST_CASE("OD-3 when the restrictions leave nothing, both are lifted", "[007-detente]") {
+  auto s = state("007-detente", "k7/8/8/8/6n1/4B3/P5PP/6RK w - - 0 1");
+  play(*s, {"a2a3", "g4f2"});  // the protected knight gives check
+  CHECK(texts(*s) == std::vector<std::string>{"e3f2"});
+}
+
+TEST_CASE("OD perft: detente is strictly smaller than 007", "[007-detente][perft]") {
+  for (int d = 3; d <= 4; ++d) CHECK(state("007-detente")->perft(d) < state("007")->perft(d));
+  CHECK(state("007-detente")->perft(2) == 400);
+}
+
+TEST_CASE("007 FEN fields are checked", "[007][fen]") {
+  CHECK_THROWS_AS(state("007", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 turn:w2"), vzero::Error);  // chooser
+  CHECK_THROWS_AS(state("007", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 turn:w4"), vzero::Error);
+  CHECK_THROWS_AS(state("007", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 turn:w1 turn:w1"), vzero::Error);
+  CHECK_THROWS_AS(state("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 turn:w1"), vzero::Error);
+  CHECK_THROWS_AS(state("007-detente", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 turn:w1 moved:e1"), vzero::Error);
+  CHECK(state("007", "4k3/8/8/8/8/8/8/4K3 b - - 0 1 turn:w2")->fen() ==
+        "4k3/8/8/8/8/8/8/4K3 b - - 0 1 turn:w2");
+}
