@@ -46,7 +46,6 @@ namespace {
 class TableReader {
  public:
   TableReader(const toml::table& t, std::string where) : t_(t), where_(std::move(where)) {}
-  ~TableReader() noexcept(false) {}
 
   template <class T>
   T get(const std::string& key, T fallback) {
