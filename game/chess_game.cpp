@@ -125,7 +125,7 @@ std::string ChessState::to_text() const {
   std::string out = pos_.board_text();
   const char* names[2] = {"White", "Black"};
   out += std::string(names[pos_.side_to_move()]) + " to move";
-  if (pos_.hook() == Hook::k007 || pos_.hook() == Hook::kDetente)
+  if (pos_.has_turn_phases())
     out += std::string(", chosen by ") + names[pos_.chooser()] + " (move " +
            std::to_string(pos_.phase() + 1) + " of 3)";
   if (pos_.succession_pending()) out += ": name a successor (K@square)";

@@ -181,7 +181,7 @@ class FenIo {
     out += ' ';
     out += st.ep >= 0 ? p.square_name(st.ep) : "-";
     out += ' ' + std::to_string(st.rule50) + ' ' + std::to_string(p.game_ply_ / 2 + 1);
-    if (p.hook_ == Hook::k007 || p.hook_ == Hook::kDetente) {
+    if (p.has_turn_phases()) {
       out += std::string(" turn:") + (p.chooser() == kWhite ? 'w' : 'b') + char('1' + st.phase);
       const auto squares = [&](const char* name, const int8_t* sq) {
         std::string list;
@@ -201,7 +201,7 @@ class FenIo {
   template <class Fail>
   static void read_extensions(Position& q, const std::vector<std::string>& tokens, Fail fail) {
     StateInfo& st = q.st_.back();
-    const bool is007 = q.hook_ == Hook::k007 || q.hook_ == Hook::kDetente;
+    const bool is007 = q.has_turn_phases();
     bool turn_seen = false;
     for (const std::string& tok : tokens) {
       if (tok == "succession" && q.hook_ == Hook::kAscending && !st.pending) {

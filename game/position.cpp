@@ -22,6 +22,7 @@ const Zobrist& zobrist() {
         for (auto& x : b) x = splitmix64(seed);
     for (auto& row : k.extra)
       for (auto& x : row) x = splitmix64(seed);
+    k.succession = splitmix64(seed);
     k.castling[0] = 0;
     k.phase[0] = 0;
     for (auto& a : k.hand)
@@ -141,7 +142,7 @@ uint64_t Position::compute_key() const {
   k ^= z.castling[st.castling];
   if (st.ep >= 0) k ^= z.ep[st.ep];
   k ^= z.phase[st.phase];
-  if (st.pending) k ^= z.extra[7][0];
+  if (st.pending) k ^= z.succession;
   for (int i = 0; i < 2; ++i) {
     if (st.moved[i] >= 0) k ^= z.extra[0][st.moved[i]];
     if (st.protect[i] >= 0) k ^= z.extra[1][st.protect[i]];
@@ -157,14 +158,14 @@ void Position::do_move(Move m) {
   st.move = m;
   st.captured = kNoPiece;
   st.ascended = -1;
-  if (m.kind() == MoveKind::kSuccession) {  // a choice, not a move: no clock runs  // the victim names a successor; he moves next
+  if (m.kind() == MoveKind::kSuccession) {  // the victim's choice, not a move: no clock runs; he moves next
     const int to = m.to();
     st.successor = board_[to];
     st.pending = 0;
     const Piece king = make_piece(stm_, royal_);
     remove_piece(to);
     put_piece(king, to);
-    st.key ^= z.piece[st.successor][to] ^ z.piece[king][to] ^ z.extra[7][0];
+    st.key ^= z.piece[st.successor][to] ^ z.piece[king][to] ^ z.succession;
     return;
   }
   ++st.rule50;
@@ -229,7 +230,7 @@ void Position::do_move(Move m) {
   if (hook_ == Hook::kAscending && st.captured != kNoPiece && type_of(st.captured) == royal_)
     ascend(st, them, k);
   if (hook_ == Hook::kDetente) update_detente(st, m, capsq, rook_to, k);
-  if (hook_ == Hook::k007 || hook_ == Hook::kDetente) {
+  if (has_turn_phases()) {
     k ^= z.phase[st.phase];
     st.phase = uint8_t((st.phase + 1) % 3);
     k ^= z.phase[st.phase];
@@ -253,7 +254,7 @@ void Position::ascend(StateInfo& st, Color victim, uint64_t& key) {
   if (!candidates) return;  // AT-5: the victim has lost
   if (more_than_one(candidates)) {  // AT-3: the victim chooses, as an action
     st.pending = 1;
-    key ^= z.extra[7][0];
+    key ^= z.succession;
     return;
   }
   const int s = lsb(candidates);  // AT-2: a lone successor ascends at once

@@ -55,6 +55,8 @@ class Position {
   int rule50() const { return st_.back().rule50; }
   int phase() const { return st_.back().phase; }
   Hook hook() const { return hook_; }
+  // 007 and 007-detente: three moves a turn, tracked by the phase.
+  bool has_turn_phases() const { return hook_ == Hook::k007 || hook_ == Hook::kDetente; }
   bool succession_pending() const { return st_.back().pending; }
   // The player who chooses the next move: the colour to move, except on
   // move 2 of a 007 turn, where the opponent chooses.

@@ -15,6 +15,7 @@ struct Zobrist {
   uint64_t phase[4];
   uint64_t hand[2][kMaxPieceTypes][64];  // (colour, type, count)
   uint64_t extra[8][kMaxSquares];        // hook-specific square keys
+  uint64_t succession;                   // ascending: a successor choice is pending
 };
 
 const Zobrist& zobrist();
