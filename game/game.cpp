@@ -6,6 +6,7 @@
 
 #include "game/attrition_game.h"
 #include "game/chess_game.h"
+#include "game/fairy_game.h"
 
 namespace vzero {
 
@@ -19,6 +20,8 @@ const Game& game_by_id(const std::string& id) {
       const Variant& v = builtin_variant(id);
       if (v.hook == "attrition")
         slot = make_attrition_game(v);
+      else if (v.hook == "fairy")
+        slot = make_fairy_game(v);
       else
         slot = std::make_unique<ChessGame>(v);
     } catch (...) {

@@ -141,7 +141,7 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
   v.start_fen = in.get<std::string>("start", "");
   v.hook = in.get<std::string>("hook", "chess");
   static const std::set<std::string> hooks = {"chess", "ascending", "007", "007-detente",
-                                              "attrition"};
+                                              "attrition", "fairy"};
   if (!hooks.count(v.hook)) throw Error(origin + ": unknown hook '" + v.hook + "'");
   v.check_rule = in.get<bool>("check_rule", true);
   v.insufficient_material = in.get<bool>("insufficient_material", false);
@@ -161,6 +161,8 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
         p.get_range("mandatory_rank", v.ranks, v.promotion_first_rank, v.ranks);
     v.promotion_pieces = p.get<std::string>("pieces", "");
     v.promote_to_lost_only = p.get<bool>("lost_pieces_only", false);
+    v.promote_from_pool = p.get<bool>("from_pool", false);
+    v.pawns_wait = p.get<bool>("wait", false);
     p.finish();
   }
   if (const toml::table* castle = in.table("castling")) {
@@ -172,6 +174,26 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
         read_castling_side(c.table("queenside"), v.files, origin + " [castling.queenside]");
     c.finish();
   }
+  if (const toml::table* drops = in.table("drops")) {
+    TableReader d(*drops, origin + " [drops]");
+    v.drop_ranks = d.get_range("ranks", v.ranks, 1, v.ranks);
+    const std::string start_piece = d.get<std::string>("start_piece", "");
+    if (start_piece.size() > 1) d.fail("start_piece", "must be one letter");
+    v.start_piece = start_piece.empty() ? 0 : start_piece[0];
+    v.start_piece_ranks = d.get_range("start_piece_ranks", 0, 0, v.ranks);
+    v.drop_no_check = d.get<bool>("no_check", false);
+    v.drop_resets_clock = d.get<bool>("resets_clock", false);
+    v.captured_to_pool = d.get<bool>("captured_to_pool", false);
+    d.finish();
+  }
+  if (const toml::table* joker = in.table("joker")) {
+    TableReader j(*joker, origin + " [joker]");
+    v.joker_chain = j.get<bool>("chain", false);
+    v.joker_max_streak = j.get_range("max_streak", 0, 0, 100);
+    v.joker_pawn_double_step_rank = j.get_range("pawn_double_step_rank", 0, 0, v.ranks);
+    j.finish();
+  }
+  v.king_capture = in.get<bool>("king_capture", false);
   if (const toml::table* att = in.table("attrition")) {
     TableReader a(*att, origin + " [attrition]");
     v.knights = a.get_range("knights", 1, 1, 2);
@@ -196,8 +218,14 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
     pt.betza = p.get<std::string>("betza", "");
     pt.royal = p.get<bool>("royal", false);
     pt.pawn = p.get<bool>("pawn", false);
+    pt.joker = p.get<bool>("joker", false);
+    pt.shared = p.get<bool>("shared", false);
+    pt.immune = p.get<bool>("immune", false);
+    pt.imitable = p.get<bool>("imitable", true);
+    pt.to_hand = p.get<bool>("to_hand", false);
     p.finish();
-    pt.moves = parse_betza(pt.betza);
+    if (pt.joker && !pt.betza.empty()) throw Error(origin + ": a joker has no moves of its own");
+    if (!pt.joker) pt.moves = parse_betza(pt.betza);
     if (v.type_of_letter(pt.letter) >= 0) throw Error(origin + ": piece letter repeated");
     v.pieces.push_back(pt);
   }
@@ -205,6 +233,8 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
   for (char c : v.promotion_pieces)
     if (v.type_of_letter(c) < 0)
       throw Error(origin + ": promotion piece '" + std::string(1, c) + "' is not a piece");
+  if (v.start_piece && v.type_of_letter(v.start_piece) < 0)
+    throw Error(origin + ": start_piece is not a piece");
   in.finish();
   if (v.start_fen.empty()) throw Error(origin + ": 'start' is required");
   return v;

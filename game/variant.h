@@ -37,6 +37,12 @@ struct PieceType {
   std::string betza;
   bool royal = false;  // the king: check, mate and succession look at it
   bool pawn = false;   // double step, en passant and promotion apply
+  // Hook "fairy" (world, parachute):
+  bool joker = false;     // moves as the opponent's last used type (no moves of its own)
+  bool shared = false;    // one piece of no colour that either player may move
+  bool immune = false;    // can never be captured
+  bool imitable = true;   // a joker may take its moves (after the opponent used it)
+  bool to_hand = false;   // when captured, goes to the capturer's hand (changing sides)
   PieceMoves moves;
 };
 
@@ -50,7 +56,8 @@ struct Variant {
   std::string start_fen;
   std::vector<PieceType> pieces;
   // Named hook for rules data cannot say: "chess" (plain), "ascending", "007",
-  // "007-detente", "attrition" (a game of its own, attrition_game.h).
+  // "007-detente", "attrition" (a game of its own, attrition_game.h), "fairy"
+  // (hands, drops, a captured pool, jokers, shared pieces: fairy_game.h).
   std::string hook = "chess";
   // Chivalrous Attrition options (rules/attrition.md), from the [attrition] table.
   int knights = 1;                // 1 or 2 per player (2 only with 2 players)
@@ -70,6 +77,22 @@ struct Variant {
   bool castling = false;
   int castling_rank = 1;  // owner-relative
   CastlingRule kingside, queenside;
+
+  // Hook "fairy": hands and drops ([drops] table).
+  int drop_ranks = 0;             // owner-relative ranks 1..drop_ranks take drops
+  char start_piece = 0;           // the start hand's piece of this letter ...
+  int start_piece_ranks = 0;      // ... drops only on these first ranks while a side keeps it (WC-6a)
+  bool drop_no_check = false;     // a drop may not leave the enemy king attacked (WC-6c)
+  bool drop_resets_clock = false; // a drop resets the 50-move clock
+  bool captured_to_pool = false;  // captured promotion types join their owner's pool (WC-6d)
+  // Hook "fairy": promotion ([promotion] table).
+  bool promote_from_pool = false;  // a pawn becomes a type from its side's captured pool (WC-9)
+  bool pawns_wait = false;         // without a pool piece the pawn waits, immune (WC-10)
+  // Hook "fairy": the joker ([joker] table).
+  bool joker_chain = false;       // after a joker move, the enemy joker takes that joker's power (WC-7a)
+  int joker_max_streak = 0;       // joker moves in a row after which none may follow; 0: no limit
+  int joker_pawn_double_step_rank = 0;  // owner-relative rank of a pawn-imitating joker's double step
+  bool king_capture = false;      // PC-10: capturing the king wins; mate only at the start of a turn
 
   std::string source;  // the TOML text it was read from
   uint64_t hash = 0;   // FNV-1a hash of `source`

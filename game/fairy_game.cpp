@@ -1,0 +1,233 @@
+// FairyGame and FairyState: the "fairy" rules (fairy_rules.h) behind the Game
+// interface, with the action space, history, repetition and the clocks.
+#include "game/fairy_game.h"
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+
+#include "game/error.h"
+#include "game/fairy_rules.h"
+
+namespace vzero {
+namespace {
+
+// The fixed action space: every (from, to) pair a piece type of the variant
+// reaches on the empty board (both colours; pawn and joker double steps,
+// castling), then each promotion choice of a pawn move into its zone and in
+// place (WC-10), then drops (type x square) of every type that can be in hand.
+class FairyActions {
+ public:
+  explicit FairyActions(const FairyRules& r) {
+    const Variant& v = r.variant();
+    const Geometry& g = r.geometry();
+    n_ = g.squares;
+    std::vector<Bitboard> reach(n_, 0);
+    std::vector<Bitboard> promo_reach(n_, 0);
+    const int pawn = r.pawn();
+    for (size_t t = 0; t < v.pieces.size(); ++t)
+      for (int c = 0; c < 2; ++c)
+        for (int s = 0; s < n_; ++s) {
+          Bitboard b = g.quiet_leaps[c][t][s] | g.capture_leaps[c][t][s] |
+                       g.slide(g.quiet_slides[c][t] | g.capture_slides[c][t] | g.hop_slides[c][t], s, 0);
+          if (int(t) == pawn) {
+            for (int rank : {v.double_step_rank, v.joker_pawn_double_step_rank}) {
+              const int two = s + 2 * g.push[c];
+              if (rank && g.relative_rank(Color(c), s) == rank && two >= 0 && two < n_) b |= square_bb(two);
+            }
+            Bitboard zone = 0;
+            for (int rank = v.promotion_first_rank; rank <= g.ranks; ++rank) zone |= g.relative_rank_bb(Color(c), rank);
+            promo_reach[s] |= b & zone;
+            if (v.pawns_wait && (zone & square_bb(s)) && g.relative_rank(Color(c), s) == v.promotion_first_rank)
+              promo_reach[s] |= square_bb(s);
+          }
+          reach[s] |= b;
+        }
+    if (v.castling)
+      for (int c = 0; c < 2; ++c)
+        for (int right = 2 * c; right < 2 * c + 2; ++right)
+          reach[r.castle_king_from(Color(c))] |= square_bb(r.castle_king_to(right));
+    std::vector<int> promo_types;
+    for (char c : v.promotion_pieces) promo_types.push_back(v.type_of_letter(c));
+    for (int from = 0; from < n_; ++from) {
+      for (int to = 0; to < n_; ++to) {
+        if (test(reach[from], to)) add(key(from, to, 0, 0), r.square_name(from) + r.square_name(to));
+        if (!test(promo_reach[from], to)) continue;
+        for (int t : promo_types)
+          add(key(from, to, 1, t), r.square_name(from) + r.square_name(to) + v.pieces[t].letter);
+      }
+    }
+    // Types that can be in a hand: those of the start hands and those captured into one.
+    const FairyPos start = r.start();
+    for (size_t t = 0; t < v.pieces.size(); ++t) {
+      if (!v.pieces[t].to_hand && !start.hand[0][t] && !start.hand[1][t]) continue;
+      const std::string letter(1, char(std::toupper(static_cast<unsigned char>(v.pieces[t].letter))));
+      for (int s = 0; s < n_; ++s) add(key(s, s, 2, int(t)), letter + "@" + r.square_name(s));
+    }
+  }
+
+  int size() const { return int(text_.size()); }
+  const std::string& text(int a) const { return text_[a]; }
+  // The action of a move; -1 when it has none (a bug in the variant data).
+  int index(Move m) const {
+    const int cls = m.kind() == MoveKind::kPromotion ? 1 : m.kind() == MoveKind::kDrop ? 2 : 0;
+    const auto it = index_.find(key(m.from(), m.to(), cls, cls ? m.type() : 0));
+    return it == index_.end() ? -1 : it->second;
+  }
+
+ private:
+  static uint32_t key(int from, int to, int cls, int type) {
+    return uint32_t(from) | uint32_t(to) << 7 | uint32_t(cls) << 14 | uint32_t(type) << 16;
+  }
+  void add(uint32_t k, const std::string& text) {
+    index_.emplace(k, int(text_.size()));
+    text_.push_back(text);
+  }
+  int n_ = 0;
+  std::vector<std::string> text_;
+  std::unordered_map<uint32_t, int> index_;
+};
+
+class FairyGame : public Game {
+ public:
+  explicit FairyGame(const Variant& v) : variant_(v), rules_(v), actions_(rules_) {}
+  const Variant& variant() const override { return variant_; }
+  int num_players() const override { return 2; }
+  int num_actions() const override { return actions_.size(); }
+  const std::string& action_text(int action) const override { return actions_.text(action); }
+  std::unique_ptr<GameState> new_state(const std::string& fen) const override;
+  const FairyRules& rules() const { return rules_; }
+  const FairyActions& actions() const { return actions_; }
+
+ private:
+  const Variant& variant_;
+  FairyRules rules_;
+  FairyActions actions_;
+};
+
+class FairyState : public GameState {
+ public:
+  FairyState(const FairyGame& game, const std::string& fen)
+      : game_(game), max_plies_(game.variant().max_plies) {
+    const FairyRules& r = game.rules();
+    history_.push_back(fen.empty() ? r.start() : r.parse_fen(fen));
+    keys_.push_back(r.hash(history_.back()));
+  }
+  const Game& game() const override { return game_; }
+  int current_player() const override { return is_terminal() ? -1 : int(pos().stm); }
+  const std::vector<int>& legal_actions() const override { return legal().actions; }
+  void apply(int action) override {
+    const Legal& l = legal();
+    const auto it = std::lower_bound(l.actions.begin(), l.actions.end(), action);
+    if (it == l.actions.end() || *it != action)
+      throw Error("illegal action " + std::to_string(action) + " in " + fen());
+    const FairyRules& r = game_.rules();
+    history_.push_back(r.play(pos(), l.moves[it - l.actions.begin()]));
+    keys_.push_back(r.hash(history_.back()));
+    valid_ = false;
+  }
+  void undo() override {
+    check(history_.size() > 1, "undo: no action to take back");
+    history_.pop_back();
+    keys_.pop_back();
+    valid_ = false;
+  }
+  bool is_terminal() const override { return legal().result >= 0; }
+  std::vector<double> returns() const override {
+    std::vector<double> out(2, 0.0);
+    const int o = legal().result;
+    if (o == 0 || o == 1) out[o] = 1.0, out[1 - o] = -1.0;
+    return out;
+  }
+  std::string end_reason() const override { return legal().reason; }
+  uint64_t hash() const override { return keys_.back(); }
+  std::string fen() const override { return game_.rules().fen(pos()); }
+  std::string action_to_text(int action) const override { return game_.action_text(action); }
+  int text_to_action(const std::string& text) const override {
+    if (!is_action_syntax(text)) throw Error("malformed action '" + text + "'");
+    const Legal& l = legal();
+    for (size_t i = 0; i < l.moves.size(); ++i)
+      if (game_.rules().move_text(l.moves[i]) == text) return l.actions[i];
+    throw Error("illegal action '" + text + "' in position " + fen());
+  }
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<FairyState>(*this); }
+  int plies() const override { return int(history_.size()) - 1; }
+  uint64_t perft(int depth) override { return game_.rules().perft(pos(), depth); }
+  std::string to_text() const override {
+    const FairyRules& r = game_.rules();
+    std::string out = r.board_text(pos());
+    out += std::string(pos().stm == kWhite ? "White" : "Black") + " to move";
+    if (r.in_check(pos())) out += " (check)";
+    return out + "\nFEN: " + fen() + "\n";
+  }
+  void set_max_plies(int plies) override { max_plies_ = plies; }
+
+ private:
+  struct Legal {
+    std::vector<int> actions;  // sorted
+    std::vector<Move> moves;   // moves[i] has action actions[i]
+    int result = -1;           // winner 0/1, 2 for a draw, -1 while playing
+    std::string reason;
+  };
+  const FairyPos& pos() const { return history_.back(); }
+
+  // Earlier positions within the clock's window equal to this one.
+  int repetitions() const {
+    const int n = int(keys_.size()) - 1;
+    const int window = std::min<int>(pos().rule50, n);
+    int reps = 0;
+    for (int i = n - 2; i >= n - window; i -= 2) reps += keys_[i] == keys_[n];
+    return reps;
+  }
+
+  const Legal& legal() const {
+    if (valid_) return legal_;
+    valid_ = true;
+    legal_.actions.clear();
+    legal_.moves.clear();
+    legal_.reason.clear();
+    const FairyRules& r = game_.rules();
+    MoveList list;
+    r.legal_moves(pos(), list);
+    legal_.result = r.outcome(pos(), list, &legal_.reason);
+    const auto draw = [&](const char* why) {
+      legal_.result = 2;
+      legal_.reason = why;
+    };
+    if (legal_.result < 0) {
+      if (pos().rule50 >= 100) draw("fifty-move");
+      else if (repetitions() >= 2) draw("repetition");
+      else if (max_plies_ > 0 && plies() >= max_plies_) draw("cap");
+    }
+    if (legal_.result >= 0) return legal_;
+    std::vector<std::pair<int, Move>> pairs;
+    for (const Move m : list) {
+      const int a = game_.actions().index(m);
+      if (a < 0) throw Error("internal: move " + r.move_text(m) + " has no action in " + game_.id());
+      pairs.emplace_back(a, m);
+    }
+    std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [a, m] : pairs) {
+      legal_.actions.push_back(a);
+      legal_.moves.push_back(m);
+    }
+    return legal_;
+  }
+
+  const FairyGame& game_;
+  std::vector<FairyPos> history_;
+  std::vector<uint64_t> keys_;
+  int max_plies_;
+  mutable Legal legal_;
+  mutable bool valid_ = false;
+};
+
+std::unique_ptr<GameState> FairyGame::new_state(const std::string& fen) const {
+  return std::make_unique<FairyState>(*this, fen);
+}
+
+}  // namespace
+
+std::unique_ptr<Game> make_fairy_game(const Variant& v) { return std::make_unique<FairyGame>(v); }
+
+}  // namespace vzero

@@ -1,0 +1,442 @@
+// Move generation, playing moves, attacks and game ends of the "fairy" hook
+// (fairy_rules.h). Rule ids refer to rules/world.md (WC-*) and
+// rules/parachute.md (PC-*).
+#include "game/fairy_rules.h"
+
+#include <cctype>
+
+#include "game/error.h"
+#include "game/zobrist.h"
+
+namespace vzero {
+namespace {
+
+// A well-mixed 64-bit value of x (splitmix64's finaliser).
+uint64_t mix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+FairyRules::FairyRules(const Variant& v) : v_(v), g_(Geometry::of(v)) {
+  royal_ = v.royal_type();
+  pawn_ = v.pawn_type();
+  rook_ = v.type_of_letter('r');
+  for (size_t t = 0; t < v.pieces.size(); ++t) {
+    const PieceType& pt = v.pieces[t];
+    if (pt.joker) check(joker_ < 0, v.id + ": more than one joker type"), joker_ = int(t);
+    if (pt.shared) check(shared_ < 0, v.id + ": more than one shared type"), shared_ = int(t);
+    if (pt.immune) immune_types_ |= uint16_t(1u << t);
+  }
+  for (char c : v.promotion_pieces) promo_types_ |= uint16_t(1u << v.type_of_letter(c));
+  if (v.start_piece) start_type_ = v.type_of_letter(v.start_piece);
+  for (int c = 0; c < 2; ++c) {
+    const Color color = Color(c);
+    for (int r = v.promotion_first_rank; r <= v.ranks; ++r) promo_zone_[c] |= g_.relative_rank_bb(color, r);
+    if (v.pawns_wait) wait_rank_[c] = g_.relative_rank_bb(color, v.promotion_first_rank);
+    for (int r = 1; r <= v.drop_ranks; ++r) drop_zone_[c] |= g_.relative_rank_bb(color, r);
+    for (int r = 1; r <= v.start_piece_ranks; ++r) start_zone_[c] |= g_.relative_rank_bb(color, r);
+  }
+  if (v.castling) {
+    // The castling squares: the king and the outermost rooks of the castling rank at the start.
+    check(royal_ >= 0 && rook_ >= 0, v.id + ": castling needs a king and a rook");
+    const FairyPos s = parse_fen(v.start_fen);  // castling rights are not read yet
+    for (int c = 0; c < 2; ++c) {
+      const Color color = Color(c);
+      const Bitboard rank = g_.relative_rank_bb(color, v.castling_rank);
+      const Bitboard kings = s.by_type[royal_] & s.by_color[c] & rank;
+      const Bitboard rooks = s.by_type[rook_] & s.by_color[c] & rank;
+      check(kings && !more_than_one(kings) && rooks, v.id + ": the start position does not allow castling");
+      const int k = lsb(kings);
+      castle_king_from_[c] = k;
+      const int sides[2] = {msb(rooks), lsb(rooks)};  // kingside: towards the last file
+      const CastlingRule* rules[2] = {&v.kingside, &v.queenside};
+      for (int side = 0; side < 2; ++side) {
+        const int right = 2 * c + side;
+        castle_rook_from_[right] = sides[side];
+        castle_king_to_[right] = g_.square(rules[side]->king_to_file, g_.rank_of(k));
+        castle_rook_to_[right] = g_.square(rules[side]->rook_to_file, g_.rank_of(k));
+        castling_mask_[sides[side]] |= uint8_t(1u << right);
+      }
+      castling_mask_[k] |= uint8_t(3u << (2 * c));
+    }
+  }
+  parse_fen(v.start_fen);  // now with castling rights: throws if the start is bad
+}
+
+void FairyRules::put(FairyPos& p, Piece pc, int s) const {
+  const Bitboard b = square_bb(s);
+  p.board[s] = pc;
+  p.by_color[color_of(pc)] |= b;
+  p.by_type[type_of(pc)] |= b;
+  p.occupied |= b;
+  if (type_of(pc) == royal_ && color_of(pc) < 2) p.king[color_of(pc)] = int8_t(s);
+}
+
+void FairyRules::remove(FairyPos& p, int s) const {
+  const Piece pc = p.board[s];
+  const Bitboard b = square_bb(s);
+  p.board[s] = kNoPiece;
+  p.by_color[color_of(pc)] &= ~b;
+  p.by_type[type_of(pc)] &= ~b;
+  p.occupied &= ~b;
+  if (type_of(pc) == royal_ && color_of(pc) < 2) p.king[color_of(pc)] = -1;
+}
+
+bool FairyRules::is_waiting(const FairyPos& p, int s) const {
+  const Piece pc = p.board[s];
+  return pc != kNoPiece && type_of(pc) == pawn_ && color_of(pc) < 2 &&
+         test(wait_rank_[color_of(pc)], s);
+}
+
+int FairyRules::joker_power(const FairyPos& p, Color c) const {
+  if (joker_ < 0) return -1;
+  // WC-7a: after two joker moves in a row, the next actor's joker has no power.
+  if (v_.joker_max_streak && p.joker_streak >= v_.joker_max_streak && c == p.stm) return -1;
+  const int u = p.used[opponent(c)];
+  if (u < 0 || u == joker_ || !v_.pieces[u].imitable) return -1;
+  return u;
+}
+
+Bitboard FairyRules::capturable(const FairyPos& p, Color by) const {
+  const Color them = opponent(by);
+  Bitboard b = p.by_color[them];
+  for (uint16_t t = immune_types_; t; t &= t - 1) b &= ~p.by_type[__builtin_ctz(t)];
+  if (pawn_ >= 0) b &= ~(p.by_type[pawn_] & wait_rank_[them]);  // WC-10
+  return b;
+}
+
+Bitboard FairyRules::attacks_from(const FairyPos& p, int s) const {
+  const Piece pc = p.board[s];
+  const Color c = color_of(pc);
+  if (c >= 2) return 0;  // the shared piece attacks nothing (PC-8)
+  int e = type_of(pc);
+  if (e == joker_) {
+    e = joker_power(p, c);
+    if (e < 0) return 0;
+  } else if (is_waiting(p, s)) {
+    return 0;  // WC-10
+  }
+  return g_.capture_leaps[c][e][s] | g_.slide(g_.capture_slides[c][e], s, p.occupied) |
+         g_.hop(g_.hop_slides[c][e], s, p.occupied);
+}
+
+bool FairyRules::attacked(const FairyPos& p, int s, Color by) const {
+  for (Bitboard b = p.by_color[by]; b;)
+    if (test(attacks_from(p, pop_lsb(b)), s)) return true;
+  return false;
+}
+
+bool FairyRules::in_check(const FairyPos& p) const {
+  const int k = p.king[p.stm];
+  return k >= 0 && attacked(p, k, opponent(p.stm));
+}
+
+void FairyRules::add_piece_moves(const FairyPos& p, int s, Color c, int e, bool real_pawn,
+                                 MoveList& out) const {
+  const Geometry& g = g_;
+  const Bitboard empty = ~p.occupied & g.board;
+  const Bitboard hop = g.hop(g.hop_slides[c][e], s, p.occupied);
+  Bitboard targets = ((g.quiet_leaps[c][e][s] | g.slide(g.quiet_slides[c][e], s, p.occupied) | hop) & empty) |
+                     ((g.capture_leaps[c][e][s] | g.slide(g.capture_slides[c][e], s, p.occupied) | hop) &
+                      capturable(p, c));
+  if (e == pawn_) {
+    const int rank = real_pawn ? v_.double_step_rank : v_.joker_pawn_double_step_rank;  // WC-7b
+    if (rank && g.relative_rank(c, s) == rank && rank + 2 <= g.ranks) {
+      const int one = s + g.push[c], two = one + g.push[c];
+      if (test(empty, one) && test(empty, two)) targets |= square_bb(two);
+    }
+    if (p.ep >= 0 && v_.en_passant && test(g.capture_leaps[c][pawn_][s], p.ep))
+      out.push(Move::make(s, p.ep, MoveKind::kEnPassant));
+  }
+  while (targets) {
+    const int to = pop_lsb(targets);
+    if (!real_pawn || !test(promo_zone_[c], to)) {
+      out.push(Move::make(s, to));
+      continue;
+    }
+    bool promoted = false;
+    for (uint16_t t = promo_types_; t; t &= t - 1) {
+      const int type = __builtin_ctz(t);
+      if (v_.promote_from_pool && !p.pool[c][type]) continue;  // WC-9
+      out.push(Move::make(s, to, MoveKind::kPromotion, type));
+      promoted = true;
+    }
+    if (v_.promote_from_pool ? (!promoted && v_.pawns_wait)  // WC-9a: the pawn waits
+                             : g.relative_rank(c, to) < v_.promotion_mandatory_rank)
+      out.push(Move::make(s, to));
+  }
+}
+
+void FairyRules::add_drops(const FairyPos& p, MoveList& out) const {
+  const Color us = p.stm;
+  const Bitboard empty = ~p.occupied & g_.board;
+  for (size_t t = 0; t < v_.pieces.size(); ++t) {
+    const int n = p.hand[us][t];
+    if (!n) continue;
+    Bitboard zone = drop_zone_[us];
+    if (int(t) == start_type_ && p.start_piece[us])  // WC-6a, WC-6b
+      zone = n > 1 ? zone | start_zone_[us] : start_zone_[us];
+    for (Bitboard b = zone & empty; b;) {
+      const int s = pop_lsb(b);
+      out.push(Move::make(s, s, MoveKind::kDrop, int(t)));
+    }
+  }
+}
+
+void FairyRules::add_castling(const FairyPos& p, MoveList& out) const {
+  const Color us = p.stm, them = opponent(us);
+  for (int side = 0; side < 2; ++side) {
+    const int right = 2 * us + side;
+    if (!(p.castling >> right & 1)) continue;
+    const int kfrom = castle_king_from_[us], rfrom = castle_rook_from_[right];
+    const int kto = castle_king_to_[right], rto = castle_rook_to_[right];
+    const Bitboard ends = square_bb(kfrom) | square_bb(rfrom);
+    const Bitboard path = g_.between(kfrom, rfrom) | square_bb(kto) | square_bb(rto);
+    if (path & p.occupied & ~ends) continue;
+    // WC-11: the king not in check, no square of the wing nor of the king's way attacked.
+    Bitboard safe = g_.between(kfrom, rfrom) | ends | g_.between(kfrom, kto) | square_bb(kto);
+    bool ok = true;
+    while (safe && ok) ok = !attacked(p, pop_lsb(safe), them);
+    if (ok) out.push(Move::make(kfrom, kto, MoveKind::kCastling));
+  }
+}
+
+void FairyRules::generate(const FairyPos& p, MoveList& out) const {
+  out.size = 0;
+  const Color us = p.stm;
+  for (Bitboard b = p.by_color[us]; b;) {
+    const int s = pop_lsb(b);
+    const int t = type_of(p.board[s]);
+    if (t == joker_) {
+      const int e = joker_power(p, us);
+      if (e >= 0) add_piece_moves(p, s, us, e, false, out);
+    } else if (is_waiting(p, s)) {  // WC-10: only a promotion in place
+      for (uint16_t m = promo_types_; m; m &= m - 1) {
+        const int type = __builtin_ctz(m);
+        if (p.pool[us][type]) out.push(Move::make(s, s, MoveKind::kPromotion, type));
+      }
+    } else {
+      add_piece_moves(p, s, us, t, t == pawn_, out);
+    }
+  }
+  if (shared_ >= 0 && p.used[opponent(us)] != shared_)  // PC-8
+    for (Bitboard b = p.by_color[kNeutral]; b;) {
+      const int s = pop_lsb(b);
+      Bitboard targets = (g_.quiet_leaps[us][shared_][s] | g_.slide(g_.quiet_slides[us][shared_], s, p.occupied)) &
+                         ~p.occupied & g_.board;
+      while (targets) out.push(Move::make(s, pop_lsb(targets)));
+    }
+  add_drops(p, out);
+  if (v_.castling && p.castling) add_castling(p, out);
+}
+
+FairyPos FairyRules::play(const FairyPos& p, Move m) const {
+  FairyPos n = p;
+  const Color us = p.stm, them = opponent(us);
+  const int from = m.from(), to = m.to();
+  n.ep = -1;
+  ++n.rule50;
+  ++n.game_ply;
+  int used = -1;
+  bool joker_move = false;
+  switch (m.kind()) {
+    case MoveKind::kDrop: {
+      const int t = m.type();
+      --n.hand[us][t];
+      if (t == start_type_ && n.start_piece[us] && test(start_zone_[us], to)) n.start_piece[us] = 0;
+      put(n, make_piece(us, t), to);
+      if (v_.drop_resets_clock) n.rule50 = 0;
+      used = t;
+      break;
+    }
+    case MoveKind::kCastling: {
+      const int right = 2 * us + (to == castle_king_to_[2 * us] ? 0 : 1);
+      const int rfrom = castle_rook_from_[right], rto = castle_rook_to_[right];
+      const Piece king = p.board[from], rook = p.board[rfrom];
+      remove(n, from);
+      remove(n, rfrom);
+      put(n, king, to);
+      put(n, rook, rto);
+      used = royal_;  // WC-7: castling counts as the king
+      break;
+    }
+    default: {
+      const Piece pc = p.board[from];
+      const int t = type_of(pc);
+      const int capsq = m.kind() == MoveKind::kEnPassant ? to - g_.push[us] : to;
+      const Piece victim = from == to ? kNoPiece : p.board[capsq];
+      if (victim != kNoPiece) {
+        const int vt = type_of(victim);
+        remove(n, capsq);
+        n.rule50 = 0;
+        if (v_.pieces[vt].to_hand) ++n.hand[us][vt];  // WC-6b: the lance changes sides
+        else if (v_.captured_to_pool && (promo_types_ >> vt & 1)) ++n.pool[them][vt];  // WC-6d
+      }
+      remove(n, from);
+      if (m.kind() == MoveKind::kPromotion) {
+        put(n, make_piece(us, m.type()), to);
+        if (v_.promote_from_pool) --n.pool[us][m.type()];
+      } else {
+        put(n, pc, to);
+      }
+      if (t == pawn_ && color_of(pc) < 2) {
+        n.rule50 = 0;
+        if (to - from == 2 * g_.push[us] && v_.en_passant) n.ep = int8_t(from + g_.push[us]);
+      }
+      if (t == joker_) {
+        joker_move = true;
+        used = v_.joker_chain ? joker_power(p, us) : t;  // WC-7a
+      } else {
+        used = t;  // a promotion counts as the pawn; the shared piece as itself
+      }
+      break;
+    }
+  }
+  if (n.castling) n.castling &= uint8_t(~(castling_mask_[from] | castling_mask_[to]));
+  n.used[us] = int8_t(used);
+  n.joker_streak = joker_move && v_.joker_max_streak ? uint8_t(p.joker_streak + 1) : 0;
+  n.stm = them;
+  return n;
+}
+
+bool FairyRules::legal_after(const FairyPos& before, const FairyPos& after, Move m) const {
+  const Color us = before.stm, them = opponent(us);
+  if (v_.check_rule && after.king[us] >= 0 && attacked(after, after.king[us], them)) return false;  // WC-8
+  if (m.kind() == MoveKind::kDrop && v_.drop_no_check && after.king[them] >= 0 &&
+      attacked(after, after.king[them], us))
+    return false;  // WC-6c
+  return true;
+}
+
+void FairyRules::legal_moves(const FairyPos& p, MoveList& out) const {
+  out.size = 0;
+  if (royal_ >= 0 && p.king[p.stm] < 0) return;  // the king was captured: the game is over
+  generate(p, out);
+  if (!v_.check_rule && !v_.drop_no_check) return;
+  int kept = 0;
+  for (int i = 0; i < out.size; ++i) {
+    const Move m = out.moves[i];
+    if (!v_.check_rule && m.kind() != MoveKind::kDrop) {
+      out.moves[kept++] = m;
+      continue;
+    }
+    if (legal_after(p, play(p, m), m)) out.moves[kept++] = m;
+  }
+  out.size = kept;
+}
+
+bool FairyRules::has_escape(const FairyPos& p, const MoveList& moves) const {
+  const Color us = p.stm, them = opponent(us);
+  for (const Move m : moves) {
+    const FairyPos n = play(p, m);
+    if (n.king[them] < 0 || !attacked(n, n.king[us], them)) return true;  // capturing the king escapes
+  }
+  return false;
+}
+
+int FairyRules::outcome(const FairyPos& p, const MoveList& legal, std::string* reason) const {
+  const auto set = [&](const char* r, int result) {
+    if (reason) *reason = r;
+    return result;
+  };
+  const Color us = p.stm, them = opponent(us);
+  if (royal_ >= 0 && p.king[us] < 0) return set("king-captured", int(them));  // PC-10
+  if (legal.size == 0) {
+    // WC-8; PC-10 (no action at all while in check: no escape either), else PC-11.
+    if ((v_.check_rule || v_.king_capture) && in_check(p)) return set("checkmate", int(them));
+    return set("stalemate", 2);
+  }
+  if (v_.king_capture && in_check(p) && !has_escape(p, legal)) return set("checkmate", int(them));  // PC-10
+  return set("", -1);
+}
+
+uint64_t FairyRules::perft(const FairyPos& p, int depth) const {
+  if (depth <= 0) return 1;
+  MoveList moves;
+  legal_moves(p, moves);
+  if (outcome(p, moves, nullptr) >= 0) return 0;
+  if (depth == 1) return uint64_t(moves.size);
+  uint64_t nodes = 0;
+  for (const Move m : moves) nodes += perft(play(p, m), depth - 1);
+  return nodes;
+}
+
+uint64_t FairyRules::hash(const FairyPos& p) const {
+  const Zobrist& z = zobrist();
+  uint64_t k = 0;
+  for (Bitboard b = p.occupied; b;) {
+    const int s = pop_lsb(b);
+    k ^= z.piece[p.board[s]][s];
+  }
+  for (int c = 0; c < 2; ++c)
+    for (size_t t = 0; t < v_.pieces.size(); ++t) {
+      k ^= z.hand[c][t][p.hand[c][t] & 63];
+      if (p.pool[c][t]) k ^= mix64(0x100000ull + uint64_t(c) * 4096 + t * 256 + p.pool[c][t]);
+    }
+  k ^= z.castling[p.castling & 15];
+  if (p.ep >= 0) k ^= z.ep[p.ep];
+  if (p.stm == kBlack) k ^= z.side;
+  k ^= mix64(0x200000ull + uint64_t(p.start_piece[0]) + 2 * p.start_piece[1] +
+             4 * uint64_t(p.used[0] + 1) + 64 * uint64_t(p.used[1] + 1) + 1024 * uint64_t(p.joker_streak));
+  return k;
+}
+
+std::string FairyRules::square_name(int s) const {
+  return std::string(1, char('a' + g_.file_of(s))) + std::to_string(g_.rank_of(s) + 1);
+}
+
+std::string FairyRules::move_text(Move m) const {
+  const std::string to = square_name(m.to());
+  switch (m.kind()) {
+    case MoveKind::kDrop:
+      return std::string(1, char(std::toupper(static_cast<unsigned char>(v_.pieces[m.type()].letter)))) + "@" + to;
+    case MoveKind::kPromotion:
+      return square_name(m.from()) + to + v_.pieces[m.type()].letter;
+    default:
+      return square_name(m.from()) + to;
+  }
+}
+
+std::string FairyRules::board_text(const FairyPos& p) const {
+  std::string out;
+  for (int r = g_.ranks - 1; r >= 0; --r) {
+    const std::string num = std::to_string(r + 1);
+    out += std::string(3 - num.size(), ' ') + num + " ";
+    for (int f = 0; f < g_.files; ++f) {
+      const Piece pc = p.board[g_.square(f, r)];
+      char c = '.';
+      if (pc != kNoPiece) {
+        c = v_.pieces[type_of(pc)].letter;
+        if (color_of(pc) != kBlack) c = char(std::toupper(static_cast<unsigned char>(c)));
+      }
+      out += ' ';
+      out += c;
+    }
+    out += '\n';
+  }
+  out += "    ";
+  for (int f = 0; f < g_.files; ++f) out += std::string(" ") + char('a' + f);
+  out += '\n';
+  const char* names[2] = {"White", "Black"};
+  for (int c = 0; c < 2; ++c) {
+    std::string hand, pool;
+    for (size_t t = 0; t < v_.pieces.size(); ++t) {
+      hand += std::string(p.hand[c][t], v_.pieces[t].letter);
+      pool += std::string(p.pool[c][t], v_.pieces[t].letter);
+    }
+    out += std::string(names[c]) + " hand: " + (hand.empty() ? "-" : hand);
+    if (v_.captured_to_pool) out += ", captured pool: " + (pool.empty() ? "-" : pool);
+    if (joker_ >= 0) {
+      const int e = joker_power(p, Color(c));
+      out += ", joker power: " + (e < 0 ? std::string("none") : v_.pieces[e].name);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace vzero
