@@ -29,6 +29,8 @@ int bench_perft(bool quick) {
       {"ascending", 5, 4897256, false},  {"007", 5, 4865609, false},
       {"ascending", 6, 0, true},         {"007", 6, 119060324, true},
       {"grand", 4, 15921643, false},     {"grand", 5, 959883584, true},
+      {"world", 4, 1145267, false},      {"world", 5, 39678973, true},
+      {"parachute", 4, 906015679, false},
   };
   int failures = 0;
   for (const PerftCase& c : cases) {
@@ -79,8 +81,8 @@ void add_bench_commands(CLI::App& app) {
   CLI::App* bench = app.add_subcommand("bench", "Speed benchmarks that print figures");
   bench->require_subcommand(1);
   auto quick = std::make_shared<bool>(false);
-  CLI::App* perft = bench->add_subcommand("perft", "Single-thread perft nodes/s (chess, grand)");
-  perft->add_flag("--quick", *quick, "Skip the deepest rows (depth 6 of ascending and 007, grand 5)");
+  CLI::App* perft = bench->add_subcommand("perft", "Single-thread perft nodes/s (chess, grand, world, parachute)");
+  perft->add_flag("--quick", *quick, "Skip the deepest rows (depth 6 of ascending and 007, grand 5, world 5)");
   perft->callback([quick] {
     if (bench_perft(*quick)) throw Error("perft counts differ from the reference");
   });

@@ -45,6 +45,28 @@ void check_rows(const PerftRow* begin, const PerftRow* end) {
   }
 }
 
+// World and Parachute chess: no published counts; these are the engine's own
+// figures, kept as regression values (depth 1 of the starts is WC-12, PC-12).
+const char* kWorldMid = "10/r3k4r/2P2p4/3o6/4J5/10/R3K4R/10[Ll] w KQkq - 0 1 pool:Qn last:-b start:-";
+const char* kParachuteMid = "2k4/2p1x2/1j5/3Y3/2N1n2/1P1J3/3K3[QRBqrb] b - - 3 10 last:np";
+
+const PerftRow kFairyQuick[] = {
+    {"world", "", 1, 32},                 {"world", "", 2, 1027},
+    {"world", "", 3, 34603},              {"world", "", 4, 1145267},
+    {"world", kWorldMid, 1, 97},          {"world", kWorldMid, 2, 1762},
+    {"world", kWorldMid, 3, 123646},      {"parachute", "", 1, 181},
+    {"parachute", "", 2, 32639},          {"parachute", "", 3, 5445201},
+    {"parachute", kParachuteMid, 1, 82},  {"parachute", kParachuteMid, 2, 5641},
+    {"parachute", kParachuteMid, 3, 426731},
+};
+
+const PerftRow kFairyDeep[] = {
+    {"parachute", "", 4, 906015679},
+    {"world", "", 5, 39678973},
+    {"world", kWorldMid, 4, 5594520},
+    {"parachute", kParachuteMid, 4, 25668693},
+};
+
 }  // namespace
 
 TEST_CASE("CH-2 GR-8 perft matches the reference counts", "[perft]") {
@@ -53,4 +75,12 @@ TEST_CASE("CH-2 GR-8 perft matches the reference counts", "[perft]") {
 
 TEST_CASE("CH-2 GR-8 deep perft matches the reference counts", "[perft][slow]") {
   check_rows(std::begin(kDeep), std::end(kDeep));
+}
+
+TEST_CASE("WC-12 PC-12 World and Parachute perft regression values", "[perft][world][parachute]") {
+  check_rows(std::begin(kFairyQuick), std::end(kFairyQuick));
+}
+
+TEST_CASE("WC-12 PC-12 deep World and Parachute perft regression values", "[perft][slow]") {
+  check_rows(std::begin(kFairyDeep), std::end(kFairyDeep));
 }
