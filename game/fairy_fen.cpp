@@ -82,7 +82,8 @@ class FairyFen {
     for (char c : hand) {
       const int type = std::isalpha(static_cast<unsigned char>(c)) ? v.type_of_letter(c) : -1;
       if (type < 0) fail(std::string("unknown piece '") + c + "' in hand");
-      if (v.pieces[type].royal || v.pieces[type].shared) fail(std::string("'") + c + "' cannot be in hand");
+      if (v.pieces[type].royal || v.pieces[type].shared || !r.can_be_in_hand(type))
+        fail(std::string("'") + c + "' cannot be in hand");
       uint8_t& n = p.hand[std::isupper(static_cast<unsigned char>(c)) ? 0 : 1][type];
       if (n >= 63) fail("too many pieces in hand");
       ++n;

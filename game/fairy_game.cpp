@@ -58,9 +58,8 @@ class FairyActions {
       }
     }
     // Types that can be in a hand: those of the start hands and those captured into one.
-    const FairyPos start = r.start();
     for (size_t t = 0; t < v.pieces.size(); ++t) {
-      if (!v.pieces[t].to_hand && !start.hand[0][t] && !start.hand[1][t]) continue;
+      if (!r.can_be_in_hand(int(t))) continue;
       const std::string letter(1, char(std::toupper(static_cast<unsigned char>(v.pieces[t].letter))));
       for (int s = 0; s < n_; ++s) add(key(s, s, 2, int(t)), letter + "@" + r.square_name(s));
     }

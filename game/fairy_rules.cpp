@@ -40,6 +40,12 @@ FairyRules::FairyRules(const Variant& v) : v_(v), g_(Geometry::of(v)) {
     for (int r = 1; r <= v.drop_ranks; ++r) drop_zone_[c] |= g_.relative_rank_bb(color, r);
     for (int r = 1; r <= v.start_piece_ranks; ++r) start_zone_[c] |= g_.relative_rank_bb(color, r);
   }
+  {
+    const FairyPos s = parse_fen(v.start_fen);  // any type may be in hand while reading the start
+    hand_types_ = 0;
+    for (size_t t = 0; t < v.pieces.size(); ++t)
+      if (v.pieces[t].to_hand || s.hand[0][t] || s.hand[1][t]) hand_types_ |= uint16_t(1u << t);
+  }
   if (v.castling) {
     // The castling squares: the king and the outermost rooks of the castling rank at the start.
     check(royal_ >= 0 && rook_ >= 0, v.id + ": castling needs a king and a rook");
@@ -425,8 +431,10 @@ std::string FairyRules::board_text(const FairyPos& p) const {
   for (int c = 0; c < 2; ++c) {
     std::string hand, pool;
     for (size_t t = 0; t < v_.pieces.size(); ++t) {
-      hand += std::string(p.hand[c][t], v_.pieces[t].letter);
-      pool += std::string(p.pool[c][t], v_.pieces[t].letter);
+      const char letter = c == kWhite ? char(std::toupper(static_cast<unsigned char>(v_.pieces[t].letter)))
+                                      : v_.pieces[t].letter;
+      hand += std::string(p.hand[c][t], letter);
+      pool += std::string(p.pool[c][t], letter);
     }
     out += std::string(names[c]) + " hand: " + (hand.empty() ? "-" : hand);
     if (v_.captured_to_pool) out += ", captured pool: " + (pool.empty() ? "-" : pool);

@@ -78,6 +78,7 @@ class FairyRules {
   int shared() const { return shared_; }
   int castle_king_from(Color c) const { return castle_king_from_[c]; }
   int castle_king_to(int right) const { return castle_king_to_[right]; }
+  bool can_be_in_hand(int type) const { return hand_types_ >> type & 1; }
 
  private:
   friend class FairyFen;
@@ -99,6 +100,8 @@ class FairyRules {
   const Geometry& g_;
   int royal_ = -1, pawn_ = -1, joker_ = -1, shared_ = -1, start_type_ = -1, rook_ = -1;
   uint16_t immune_types_ = 0, promo_types_ = 0;
+  uint16_t hand_types_ = 0xFFFF;  // types that can be in a hand: to_hand ones and the start hands'
+
   Bitboard promo_zone_[2] = {0, 0}, wait_rank_[2] = {0, 0}, drop_zone_[2] = {0, 0},
            start_zone_[2] = {0, 0};
   int castle_king_from_[2] = {-1, -1};

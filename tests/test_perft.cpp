@@ -47,7 +47,7 @@ void check_rows(const PerftRow* begin, const PerftRow* end) {
 
 // World and Parachute chess: no published counts; these are the engine's own
 // figures, kept as regression values (depth 1 of the starts is WC-12, PC-12).
-const char* kWorldMid = "10/r3k4r/2P2p4/3o6/4J5/10/R3K4R/10[Ll] w KQkq - 0 1 pool:Qn last:-b start:-";
+const char* kWorldMid = "10/r3k4r/2P2p4/3o6/4J5/10/R3K4R/10[Ll] w KQkq - 0 1 pool:Qn start:- last:-b";
 const char* kParachuteMid = "2k4/2p1x2/1j5/3Y3/2N1n2/1P1J3/3K3[QRBqrb] b - - 3 10 last:np";
 
 const PerftRow kFairyQuick[] = {

@@ -302,3 +302,35 @@ TEST_CASE("WC-12 perft from the start, depth 1: 32", "[world]") {
   CHECK(starting(*s, "d1").size() + starting(*s, "g1").size() == 2);  // bishops
   CHECK(starting(*s, "d2").size() == 1);                              // gold
 }
+
+TEST_CASE("world FEN round-trips hands, pool, lance flags, joker memory and streak", "[world][fen]") {
+  for (const char* fen : {"omnbqjbnmo/r2gks3r/pppppppppp/10/10/PPPPPPPPPP/R2GKS3R/OMNBQJBNMO[Ll] w KQkq - 0 1",
+                          "10/r3k4r/2P2p4/3o6/4J5/10/R3K4R/10[Ll] w KQkq - 0 1 pool:Qn start:- last:-b",
+                          "k9/10/10/10/5j4/3J6/10/9K[] w - - 2 2 last:bb streak:2",
+                          "4k5/10/10/10/10/10/10/L3K5[LLl] b - - 1 1 start:l last:l-"}) {
+    auto s = world(fen);
+    CHECK(s->fen() == fen);
+    CHECK(world(s->fen())->hash() == s->hash());
+  }
+  // The joker memory and the streak are part of the position.
+  CHECK(world("k9/10/10/10/4J5/10/10/9K w - - 0 1")->hash() !=
+        world("k9/10/10/10/4J5/10/10/9K w - - 0 1 last:-n")->hash());
+  CHECK(world("k9/10/10/10/5j4/3J6/10/9K w - - 2 2 last:bb streak:1")->hash() !=
+        world("k9/10/10/10/5j4/3J6/10/9K w - - 2 2 last:bb streak:2")->hash());
+  for (const char* bad : {"k9/10/10/10/10/10/10/9K[J] w - - 0 1",          // a joker never in hand
+                          "k9/10/10/10/10/10/10/9K w - - 0 1 pool:L",       // nor a lance in the pool
+                          "k9/10/10/10/10/10/10/9K w - - 0 1 start:L",      // a flag without a lance
+                          "k9/10/10/10/10/10/10/9K w - - 0 1 last:-j",      // a joker move writes its power
+                          "k9/10/10/10/10/10/10/9K w - - 0 1 last:-b streak:3",
+                          "k9/10/10/10/10/10/10/9K w - - 0 1 streak:1",     // a streak needs a last action
+                          "k9/10/10/10/10/10/10/9K w - - 0 1 pool:Q pool:Q",
+                          "k9/10/10/10/10/10/10/9K[L w - - 0 1",
+                          "k9/10/10/10/10/10/10/4P4K w - - 0 1 bogus",
+                          "k2P6/10/10/10/10/10/10/9K w - - 0 1",            // a pawn on its last rank
+                          "k9/10/10/10/10/10/10/10 w - - 0 1",              // no White king
+                          "R3k5/10/10/10/10/10/10/9K w - - 0 1",            // the side not to move in check
+                          "k9/10/10/10/10/10/10/9K w K - 0 1"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(world(bad), vzero::Error);
+  }
+}
