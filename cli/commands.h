@@ -7,5 +7,6 @@ namespace vzero::cli {
 void add_game_commands(CLI::App& app);   // variants, perft
 void add_bench_commands(CLI::App& app);  // bench perft, bench core
 void add_play_command(CLI::App& app);    // play
+void add_search_commands(CLI::App& app);  // arena, bench mcts (after add_bench_commands)
 
 }  // namespace vzero::cli

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   vzero::cli::add_game_commands(app);
   vzero::cli::add_bench_commands(app);
   vzero::cli::add_play_command(app);
+  vzero::cli::add_search_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -162,6 +162,7 @@ class AttritionState : public GameState {
   uint64_t perft(int depth) override { return rules_.perft(pos_, depth); }
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
+  std::vector<double> heuristic_values() const override;  // by mobility (heuristics.cpp)
 
  private:
   // The game-length cap: a draw once the game's ply counter reaches it.

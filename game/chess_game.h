@@ -44,6 +44,7 @@ class ChessState : public GameState {
   uint64_t perft(int depth) override { return pos_.perft(depth); }
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
+  std::vector<double> heuristic_values() const override;  // by material (heuristics.cpp)
   const Position& position() const { return pos_; }
 
  private:

@@ -63,6 +63,11 @@ class GameState {
   virtual std::string to_text() const = 0;
   // Sets the game-length cap in plies (a draw when reached); 0 means none.
   virtual void set_max_plies(int plies) = 0;
+  // A cheap static guess of the outcome per seat, each in [-1, 1] (material,
+  // mobility); zeros where a variant has none.
+  virtual std::vector<double> heuristic_values() const {
+    return std::vector<double>(num_players(), 0.0);
+  }
 };
 
 // Checks that text has the shape of an action in the rules notation.

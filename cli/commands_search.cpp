@@ -1,0 +1,128 @@
+// vzero arena | bench mcts: matches between players, and search speed.
+#include <chrono>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "cli/commands.h"
+#include "game/error.h"
+#include "game/toml_reader.h"
+#include "mcts/arena.h"
+#include "mcts/evaluators.h"
+#include "mcts/search.h"
+
+namespace vzero::cli {
+
+SearchConfig search_config_from_file(const std::string& path) {
+  SearchConfig config;
+  if (path.empty()) return config;
+  std::ifstream in(path);
+  if (!in) throw Error("cannot read config '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  const toml::table root = parse_toml(text.str(), path);
+  if (const toml::node* n = root.get("search")) {
+    if (!n->is_table()) throw Error(path + ": [search] must be a table");
+    TomlReader reader(*n->as_table(), path + " [search]");
+    config = read_search_config(reader, config);
+  }
+  return config;
+}
+
+namespace {
+
+struct ArenaOptions {
+  std::string variant = "chess", a, b, config;
+  ArenaConfig arena;
+};
+
+void run_arena(const ArenaOptions& o) {
+  const Game& game = game_by_id(o.variant);
+  PlayerContext ctx;
+  ctx.game = &game;
+  ctx.search = search_config_from_file(o.config);
+  // Build both once up front so that a bad spec fails before any game.
+  make_player(o.a, ctx);
+  make_player(o.b, ctx);
+  const PlayerFactory factory = [&](int role, uint64_t seed) {
+    PlayerContext c = ctx;
+    c.seed = seed;
+    return make_player(role == 0 ? o.a : o.b, c);
+  };
+  const ArenaResult r = play_arena(game, o.arena, factory);
+  std::cerr << "mean plies " << r.mean_plies << ", A's score by seat:";
+  for (double s : r.score_by_seat) std::cerr << ' ' << s;
+  std::cerr << std::endl;
+  std::cout << r.summary() << std::endl;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Simulations per second of searches from the start position, one independent search per thread.
+void bench_mcts(const std::vector<std::string>& variants, double seconds, int sims, int batch) {
+  for (const std::string& id : variants) {
+    const Game& game = game_by_id(id);
+    for (const std::string evaluator : {"constant", "rollout"}) {
+      for (int threads : {1, 2}) {
+        std::vector<uint64_t> done(threads, 0);
+        std::vector<std::thread> pool;
+        const auto start = std::chrono::steady_clock::now();
+        for (int t = 0; t < threads; ++t)
+          pool.emplace_back([&, t] {
+            auto eval = make_basic_evaluator(evaluator, 7 + t);
+            SearchConfig config;
+            config.batch = batch;
+            Search search(*eval, config, 11 + t);
+            auto state = game.new_state();
+            while (seconds_since(start) < seconds) {
+              search.set_root(*state);
+              done[t] += search.run(sims).simulations;
+            }
+          });
+        for (auto& th : pool) th.join();
+        const double s = seconds_since(start);
+        uint64_t total = 0;
+        for (uint64_t d : done) total += d;
+        std::cout << "mcts " << std::left << std::setw(8) << id << " evaluator " << std::setw(9) << evaluator
+                  << " threads " << threads << " batch " << batch << " sims " << total << " sims_per_s "
+                  << uint64_t(total / s) << " per_thread " << uint64_t(total / s / threads) << std::endl;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void add_search_commands(CLI::App& app) {
+  auto o = std::make_shared<ArenaOptions>();
+  CLI::App* arena = app.add_subcommand("arena", "Play a match between two players");
+  arena->add_option("--variant", o->variant, "Variant id")->required();
+  arena->add_option("--a", o->a, "Player A: random | mcts:sims=N[,evaluator=rollout|heuristic|constant][,key=value...]")
+      ->required();
+  arena->add_option("--b", o->b, "Player B (fills every other seat)")->required();
+  arena->add_option("--games", o->arena.games, "Number of games")->check(CLI::Range(1, 1000000));
+  arena->add_option("--threads", o->arena.threads, "Games played at once")->check(CLI::Range(1, 256));
+  arena->add_option("--seed", o->arena.seed, "Random seed");
+  arena->add_option("--opening", o->arena.opening_plies, "Random plies before the players take over")
+      ->check(CLI::Range(0, 100));
+  arena->add_option("--config", o->config, "TOML config whose [search] table sets search defaults");
+  arena->callback([o] { run_arena(*o); });
+
+  CLI::App* bench = app.get_subcommand("bench");
+  auto variants = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"chess", "grand"});
+  auto seconds = std::make_shared<double>(2.0);
+  auto sims = std::make_shared<int>(800);
+  auto batch = std::make_shared<int>(8);
+  CLI::App* mcts = bench->add_subcommand("mcts", "Search simulations/s (constant and rollout evaluators, 1-2 threads)");
+  mcts->add_option("--variants", *variants, "Variant ids");
+  mcts->add_option("--seconds", *seconds, "Seconds per row")->check(CLI::Range(0.1, 600.0));
+  mcts->add_option("--sims", *sims, "Simulations per search")->check(CLI::Range(1, 10000000));
+  mcts->add_option("--batch", *batch, "Leaves per evaluator call")->check(CLI::Range(1, 1024));
+  mcts->callback([=] { bench_mcts(*variants, *seconds, *sims, *batch); });
+}
+
+}  // namespace vzero::cli

@@ -1,0 +1,99 @@
+// Cheap static values for the network-free search evaluator: material for
+// the chess-like variants, mobility for attrition. Each promises values in
+// [-1, 1] per seat that sum to zero.
+#include <cmath>
+
+#include "game/attrition_state.h"
+#include "game/chess_game.h"
+
+namespace vzero {
+
+namespace {
+
+// A piece's worth in pawns: the usual figures for the known letters, else a
+// guess from how many squares it reaches from the middle of an empty board.
+double piece_value(const PieceType& p) {
+  if (p.royal) return 0.0;
+  if (p.pawn) return 1.0;
+  switch (p.letter) {
+    case 'n': case 'b': return 3.0;
+    case 'r': return 5.0;
+    case 'q': return 9.0;
+    case 'c': return 8.0;  // marshal (R+N)
+    case 'a': return 7.0;  // cardinal (B+N)
+    default: break;
+  }
+  const double reach = p.betza.size();  // a crude proxy: richer descriptions move more
+  return std::min(9.0, 1.0 + 0.5 * reach);
+}
+
+// 64 knight-leap target sets of the 8x8 board.
+struct KnightLeaps {
+  uint64_t to[64];
+  KnightLeaps() {
+    static const int d[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+    for (int s = 0; s < 64; ++s) {
+      to[s] = 0;
+      for (const auto& l : d) {
+        const int f = s % 8 + l[0], r = s / 8 + l[1];
+        if (f >= 0 && f < 8 && r >= 0 && r < 8) to[s] |= uint64_t(1) << (r * 8 + f);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<double> ChessState::heuristic_values() const {
+  const Variant& v = game_.variant();
+  double balance = 0.0;  // white minus black, in pawns
+  for (size_t t = 0; t < v.pieces.size(); ++t) {
+    const double worth = piece_value(v.pieces[t]);
+    balance += worth * (pos_.count(kWhite, int(t)) - pos_.count(kBlack, int(t)));
+  }
+  const double w = std::tanh(balance / 5.0);
+  return {w, -w};
+}
+
+std::vector<double> AttritionState::heuristic_values() const {
+  static const KnightLeaps leaps;
+  const int n = rules_.players();
+  std::vector<double> mobility(n, 0.0);
+  uint64_t all_knights = 0;
+  for (int s = 0; s < n; ++s) all_knights |= pos_.knights[s];
+  for (int s = 0; s < n; ++s) {
+    if (pos_.is_out(s)) continue;
+    if (pos_.to_place[s]) {
+      mobility[s] = 4.0 * pos_.to_place[s];  // an unplaced knight: an average square's worth
+      continue;
+    }
+    for (uint64_t k = pos_.knights[s]; k; k &= k - 1) {
+      const uint64_t targets = leaps.to[__builtin_ctzll(k)];
+      const uint64_t free = targets & ~pos_.marked;
+      const uint64_t prey = targets & all_knights & ~pos_.knights[s];
+      // Room: the unmarked squares this knight can still reach, step by step.
+      uint64_t reach = free, frontier = free;
+      while (frontier) {
+        uint64_t next = 0;
+        for (uint64_t f = frontier; f; f &= f - 1) next |= leaps.to[__builtin_ctzll(f)];
+        frontier = next & ~pos_.marked & ~reach;
+        reach |= frontier;
+      }
+      mobility[s] += __builtin_popcountll(free) + __builtin_popcountll(prey) +
+                     0.25 * __builtin_popcountll(reach);
+    }
+  }
+  double mean = 0.0;
+  for (int s = 0; s < n; ++s) mean += mobility[s];
+  mean /= n;
+  std::vector<double> values(n);
+  for (int s = 0; s < n; ++s) values[s] = std::tanh((mobility[s] - mean) / 3.0);
+  // Centre again so that the values sum to zero after the squashing.
+  double centre = 0.0;
+  for (double x : values) centre += x;
+  centre /= n;
+  for (double& x : values) x -= centre;
+  return values;
+}
+
+}  // namespace vzero

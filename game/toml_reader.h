@@ -1,0 +1,103 @@
+#pragma once
+// Typed reading of TOML tables for variant files and run configs: every key
+// read with its type and range, and an error for any key nobody read, so a
+// typo in a config is caught.
+#include <cstdint>
+#include <set>
+#include <string>
+#include <toml++/toml.h>
+#include <type_traits>
+
+#include "game/error.h"
+
+namespace vzero {
+
+// The table of a TOML text; origin names it in errors (throws Error when malformed).
+inline toml::table parse_toml(const std::string& text, const std::string& origin) {
+  try {
+    return toml::parse(text, origin);
+  } catch (const toml::parse_error& e) {
+    throw Error(origin + ": " + std::string(e.description()) + " (line " +
+                std::to_string(e.source().begin.line) + ")");
+  }
+}
+
+// Reads typed keys from one TOML table and rejects the keys nobody read.
+class TomlReader {
+ public:
+  TomlReader(const toml::table& t, std::string where) : t_(t), where_(std::move(where)) {}
+
+  // The value of key (bool, integer, double or string), or fallback when absent.
+  template <class T>
+  T get(const std::string& key, T fallback) {
+    read_.insert(key);
+    const toml::node* n = t_.get(key);
+    if (!n) return fallback;
+    if constexpr (std::is_same_v<T, bool>) {
+      if (auto v = n->value_exact<bool>()) return *v;
+    } else if constexpr (std::is_integral_v<T>) {
+      if (auto v = n->value_exact<int64_t>()) {
+        if (*v < -1000000000 || *v > 1000000000) fail(key, "out of range");
+        return T(*v);
+      }
+    } else if constexpr (std::is_floating_point_v<T>) {
+      if (auto v = n->value<double>()) return T(*v);
+    } else {
+      if (auto v = n->value_exact<std::string>()) return *v;
+    }
+    fail(key, "has the wrong type");
+  }
+  // An integer in [lo, hi].
+  int get_range(const std::string& key, int fallback, int lo, int hi) {
+    const int64_t v = get<int64_t>(key, fallback);
+    if (v < lo || v > hi)
+      fail(key, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return int(v);
+  }
+  // A real number in [lo, hi].
+  double get_real(const std::string& key, double fallback, double lo, double hi) {
+    const double v = get<double>(key, fallback);
+    if (!(v >= lo && v <= hi))
+      fail(key, "must be in [" + format(lo) + ", " + format(hi) + "]");
+    return v;
+  }
+  // The sub-table under key, or nullptr when absent.
+  const toml::table* table(const std::string& key) {
+    read_.insert(key);
+    const toml::node* n = t_.get(key);
+    if (!n) return nullptr;
+    if (!n->is_table()) fail(key, "must be a table");
+    return n->as_table();
+  }
+  // The array under key, or nullptr when absent.
+  const toml::array* array(const std::string& key) {
+    read_.insert(key);
+    const toml::node* n = t_.get(key);
+    if (!n) return nullptr;
+    if (!n->is_array()) fail(key, "must be an array");
+    return n->as_array();
+  }
+  // Throws if the table holds a key that no get() asked for.
+  void finish() const {
+    for (const auto& [k, v] : t_)
+      if (!read_.count(std::string(k.str())))
+        throw Error(where_ + ": unknown key '" + std::string(k.str()) + "'");
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& why) const {
+    throw Error(where_ + ": key '" + key + "' " + why);
+  }
+  const std::string& where() const { return where_; }
+
+ private:
+  static std::string format(double x) {
+    std::string s = std::to_string(x);
+    while (s.size() > 1 && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+  }
+  const toml::table& t_;
+  std::string where_;
+  std::set<std::string> read_;
+};
+
+}  // namespace vzero

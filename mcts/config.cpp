@@ -1,0 +1,65 @@
+// Reading and validating search options.
+#include "mcts/config.h"
+
+#include "game/toml_reader.h"
+
+namespace vzero {
+
+namespace {
+
+// Reads (or, with in == nullptr, only range-checks) every field of c: one list of names and ranges.
+void visit(SearchConfig& c, TomlReader* in) {
+  const auto real = [&](const char* key, double& field, double lo, double hi) {
+    if (in) {
+      field = in->get_real(key, field, lo, hi);
+    } else if (!(field >= lo && field <= hi)) {
+      throw Error(std::string("search option ") + key + " out of range");
+    }
+  };
+  const auto integer = [&](const char* key, int& field, int lo, int hi) {
+    if (in) {
+      field = in->get_range(key, field, lo, hi);
+    } else if (field < lo || field > hi) {
+      throw Error(std::string("search option ") + key + " out of range");
+    }
+  };
+  const auto flag = [&](const char* key, bool& field) {
+    if (in) field = in->get<bool>(key, field);
+  };
+  integer("simulations", c.simulations, 1, 10000000);
+  real("cpuct", c.cpuct, 0.0, 100.0);
+  real("cpuct_base", c.cpuct_base, 1.0, 1e9);
+  real("cpuct_growth", c.cpuct_growth, 0.0, 100.0);
+  real("fpu_reduction", c.fpu_reduction, -2.0, 2.0);
+  real("fpu_reduction_root", c.fpu_reduction_root, -2.0, 2.0);
+  flag("root_noise", c.root_noise);
+  real("dirichlet_alpha", c.dirichlet_alpha, 1e-3, 1000.0);
+  real("noise_fraction", c.noise_fraction, 0.0, 1.0);
+  real("temperature", c.temperature, 0.0, 100.0);
+  integer("temperature_plies", c.temperature_plies, 0, 100000);
+  real("final_temperature", c.final_temperature, 0.0, 100.0);
+  integer("batch", c.batch, 1, 1024);
+  real("virtual_loss", c.virtual_loss, 0.0, 100.0);
+  flag("reuse_tree", c.reuse_tree);
+}
+
+}  // namespace
+
+SearchConfig read_search_config(TomlReader& in, SearchConfig defaults) {
+  visit(defaults, &in);
+  in.finish();
+  return defaults;
+}
+
+void set_search_option(SearchConfig& c, const std::string& key, const std::string& value) {
+  const toml::table t = parse_toml(key + " = " + value, "search option '" + key + "'");
+  TomlReader in(t, "search option");
+  c = read_search_config(in, c);
+}
+
+void validate(const SearchConfig& c) {
+  SearchConfig copy = c;
+  visit(copy, nullptr);
+}
+
+}  // namespace vzero

@@ -1,0 +1,36 @@
+#pragma once
+// The options of one search, read from the [search] table of a TOML config
+// (typed, with ranges; unknown keys are errors) and overridable from the CLI.
+#include <cstdint>
+#include <string>
+
+namespace vzero {
+
+class TomlReader;
+
+struct SearchConfig {
+  int simulations = 200;          // playouts per move (leaf evaluations or terminal hits)
+  double cpuct = 1.25;            // exploration constant at few visits
+  double cpuct_base = 19652;      // c(N) = cpuct + cpuct_growth * log((N + base + 1) / base)
+  double cpuct_growth = 1.0;
+  double fpu_reduction = 0.25;    // unvisited child: parent value minus this * sqrt(visited prior)
+  double fpu_reduction_root = 0.0;
+  bool root_noise = false;        // Dirichlet noise on the root priors (self-play)
+  double dirichlet_alpha = 10.0;  // total alpha: each action gets alpha / number of legal actions
+  double noise_fraction = 0.25;
+  double temperature = 1.0;       // for the first temperature_plies plies of the game
+  int temperature_plies = 0;
+  double final_temperature = 0.0;  // afterwards; 0 picks the most visited action
+  int batch = 8;                  // leaves gathered (with virtual loss) per evaluator call
+  double virtual_loss = 1.0;
+  bool reuse_tree = true;
+};
+
+// Reads a [search] table over the given defaults (throws Error on unknown keys or bad values).
+SearchConfig read_search_config(TomlReader& in, SearchConfig defaults = {});
+// Applies one override "key=value" with the same names and ranges as the TOML keys.
+void set_search_option(SearchConfig& c, const std::string& key, const std::string& value);
+// Throws Error when a field is out of its range.
+void validate(const SearchConfig& c);
+
+}  // namespace vzero

@@ -1,0 +1,30 @@
+#pragma once
+// The search's view of a position evaluator: a batch of positions in, for
+// each a prior over its legal actions and a value per seat out. Network-free
+// evaluators live in evaluators.h; the network plugs in behind the same
+// interface (net/).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "game/game.h"
+
+namespace vzero {
+
+// What an evaluator says of one non-terminal position.
+struct Evaluation {
+  std::vector<float> priors;  // one per legal action, in legal_actions() order, summing to 1
+  std::vector<float> values;  // one per seat (absolute seat index), each in [-1, 1]
+};
+
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  // Evaluates every state (none terminal); out gets one Evaluation per state.
+  // Safe to call from many threads at once.
+  virtual void evaluate(const std::vector<const GameState*>& states,
+                        std::vector<Evaluation>& out) = 0;
+  virtual std::string name() const = 0;
+};
+
+}  // namespace vzero

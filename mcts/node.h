@@ -1,0 +1,39 @@
+#pragma once
+// The search tree: a node per reached position, values as vectors (one per
+// seat), edges holding the prior and the child. A node's statistics are seen
+// from every seat, so the parent's player to act reads its own entry,
+// whoever acted before (several actions in a row by one player included).
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace vzero {
+
+constexpr int kMaxSeats = 4;
+using Values = std::array<float, kMaxSeats>;
+
+struct Node;
+
+struct Edge {
+  int action = 0;
+  float prior = 0.0f;
+  std::unique_ptr<Node> child;  // null until first visited
+};
+
+struct Node {
+  int8_t player = -1;       // seat to act here; -1 when terminal
+  bool expanded = false;    // edges and priors known
+  bool pending = false;     // waiting in a batch for its evaluation
+  bool proven = false;      // exact holds the value (terminal, or solved from its children)
+  int visits = 0;           // completed playouts through this node
+  int in_flight = 0;        // playouts on their way (virtual loss)
+  Values value_sum{};       // sum of backed-up values, per seat
+  Values exact{};           // the value when proven
+  std::vector<Edge> edges;  // in legal_actions() order
+
+  // The mean value for seat s (0 when unvisited).
+  float mean(int s) const { return visits ? value_sum[s] / float(visits) : 0.0f; }
+};
+
+}  // namespace vzero

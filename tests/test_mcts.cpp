@@ -1,0 +1,358 @@
+// Search tests: the synthetic k-actions-in-a-row game checks everything that
+// search code tends to assume alternates; real positions check that mates,
+// self-mates and won endgames are handled; seeded searches reproduce.
+#include <catch.hpp>
+
+#include <set>
+
+#include "mcts/evaluators.h"
+#include "mcts/search.h"
+#include "test_util.h"
+#include "turns_game.h"
+
+using namespace vzero;
+using vzero::testing::TurnsGame;
+
+namespace {
+
+SearchConfig plain(int sims, int batch = 1) {
+  SearchConfig c;
+  c.simulations = sims;
+  c.batch = batch;
+  return c;
+}
+
+// Every position looks the same: +0.9 for seat 0, -0.9 for seat 1.
+class OptimistEvaluator : public Evaluator {
+ public:
+  void evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) override {
+    out.resize(states.size());
+    for (size_t i = 0; i < states.size(); ++i) {
+      const size_t n = states[i]->legal_actions().size();
+      out[i].priors.assign(n, 1.0f / float(n));
+      out[i].values = {0.9f, -0.9f};
+    }
+  }
+  std::string name() const override { return "optimist"; }
+};
+
+const Edge* edge_of(const Node& n, int action) {
+  for (const Edge& e : n.edges)
+    if (e.action == action) return &e;
+  return nullptr;
+}
+
+int visited_children(const Node& n) {
+  int k = 0;
+  for (const Edge& e : n.edges) k += e.child && e.child->visits > 0;
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("k in a row: backup credits the player to act at every node", "[mcts][turns]") {
+  TurnsGame g(2, 3, 2, /*claims=*/false);
+  auto s = g.new_state();
+  RolloutEvaluator eval(3);
+  Search search(eval, plain(1500), 7);
+  search.set_root(*s);
+  for (int i = 0; i < 3; ++i) {  // seat 0's three actions in a row, then seat 1's
+    const SearchResult r = search.run();
+    CHECK(r.player == 0);
+    CHECK(r.best_action == 2);
+    CHECK(r.value.size() == 2);
+    search.advance(r.best_action);
+  }
+  const SearchResult r = search.run();
+  CHECK(r.player == 1);
+  CHECK(r.best_action == 2);
+}
+
+TEST_CASE("k in a row: a proven win three own actions deep is exact at the root", "[mcts][turns]") {
+  TurnsGame g(2, 3, 3, /*claims=*/true);
+  auto s = g.new_state();
+  ConstantEvaluator eval;
+  Search search(eval, plain(3000), 1);
+  search.set_root(*s);
+  const SearchResult r = search.run();
+  CHECK(r.proven);
+  CHECK(r.value[0] == 1.0f);
+  CHECK(r.value[1] == -1.0f);
+  CHECK(r.best_action == 2);
+  // The search stops once the root is proven.
+  CHECK(r.simulations < 3000);
+}
+
+TEST_CASE("k in a row: a proven loss is never chosen, even with temperature", "[mcts][turns]") {
+  TurnsGame g(2, 3, 3, /*claims=*/true);
+  auto s = g.new_state();
+  s->apply(2);
+  s->apply(1);  // a claim now loses at once
+  ConstantEvaluator eval;
+  SearchConfig c = plain(300);
+  c.temperature = 1.0;
+  c.temperature_plies = 100;
+  Search search(eval, c, 5);
+  search.set_root(*s);
+  const SearchResult r = search.run();
+  const Edge* claim = edge_of(search.root(), 3);
+  REQUIRE(claim);
+  REQUIRE(claim->child);
+  CHECK(claim->child->proven);
+  CHECK(claim->child->exact[0] == -1.0f);
+  for (int i = 0; i < 200; ++i) CHECK(search.choose_action(r) != 3);
+}
+
+TEST_CASE("k in a row: first-play urgency comes from the parent's player", "[mcts][turns]") {
+  // Seat 0 acts again at the root and below it. Every position is worth +0.9
+  // to seat 0: with no reduction an unvisited child looks as good as its
+  // parent, so all get tried; with a large reduction only one does. Read from
+  // the wrong seat (-0.9) the first case would also stay on one child.
+  TurnsGame g(2, 3, 2, /*claims=*/false);
+  auto s = g.new_state();
+  s->apply(1);
+  OptimistEvaluator eval;
+  for (double reduction : {0.0, 2.0}) {
+    SearchConfig c = plain(300);
+    c.cpuct = 0.1;
+    c.cpuct_growth = 0.0;
+    c.fpu_reduction = c.fpu_reduction_root = reduction;
+    Search search(eval, c, 1);
+    search.set_root(*s);
+    search.run();
+    const int expected = reduction == 0.0 ? 3 : 1;
+    CHECK(visited_children(search.root()) == expected);
+    for (const Edge& e : search.root().edges)
+      if (e.child && e.child->visits >= 10) {
+        CHECK(e.child->player == 0);
+        CHECK(visited_children(*e.child) == expected);
+      }
+  }
+}
+
+TEST_CASE("k in a row: tree reuse keeps the subtree when the same player acts again", "[mcts][turns]") {
+  TurnsGame g(2, 3, 2, false);
+  auto s = g.new_state();
+  ConstantEvaluator eval;
+  Search search(eval, plain(600), 3);
+  search.set_root(*s);
+  const SearchResult r = search.run();
+  const Edge* e = edge_of(search.root(), r.best_action);
+  REQUIRE(e);
+  const int kept = e->child->visits;
+  CHECK(kept > 0);
+  search.advance(r.best_action);
+  CHECK(search.root().visits == kept);
+  CHECK(search.root().player == 0);
+  search.run(100);
+  CHECK(search.root().visits == kept + 100);
+  // Without reuse the subtree is dropped.
+  SearchConfig no_reuse = plain(600);
+  no_reuse.reuse_tree = false;
+  Search fresh(eval, no_reuse, 3);
+  fresh.set_root(*s);
+  fresh.run();
+  fresh.advance(r.best_action);
+  CHECK(fresh.root().visits == 0);
+}
+
+TEST_CASE("k in a row: root noise reshapes the root for a player acting again", "[mcts][turns]") {
+  TurnsGame g(2, 3, 2, false);
+  auto s = g.new_state();
+  s->apply(0);  // seat 0 acts again at the root
+  ConstantEvaluator eval;
+  SearchConfig c = plain(400);
+  c.root_noise = true;
+  c.noise_fraction = 1.0;
+  c.dirichlet_alpha = 0.03;  // nearly all the noise on one action
+  std::set<int> favourites;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    Search search(eval, c, seed);
+    search.set_root(*s);
+    const SearchResult r = search.run();
+    const int most = *std::max_element(r.visits.begin(), r.visits.end());
+    CHECK(most > 200);  // the noise, not the uniform prior, decides
+    favourites.insert(r.best_action);
+    Search again(eval, c, seed);
+    again.set_root(*s);
+    CHECK(again.run().visits == r.visits);
+  }
+  CHECK(favourites.size() >= 2);
+  // Without noise the uniform prior spreads the visits.
+  Search quiet(eval, plain(400), 1);
+  quiet.set_root(*s);
+  const SearchResult r = quiet.run();
+  CHECK(*std::max_element(r.visits.begin(), r.visits.end()) < 200);
+}
+
+TEST_CASE("k in a row: temperature follows the game's ply, not the player's turns", "[mcts][turns]") {
+  TurnsGame g(2, 3, 2, false);
+  ConstantEvaluator eval;
+  SearchConfig c = plain(60);
+  c.temperature = 1.0;
+  c.temperature_plies = 2;  // the first two actions of seat 0's first turn
+  for (int ply = 0; ply < 4; ++ply) {
+    std::set<int> chosen;
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      auto s = g.new_state();
+      for (int i = 0; i < ply; ++i) s->apply(1);
+      Search search(eval, c, seed);
+      search.set_root(*s);
+      const SearchResult r = search.run();
+      const int a = search.choose_action(r);
+      chosen.insert(a);
+      if (ply >= 2) CHECK(a == r.best_action);
+    }
+    if (ply < 2)
+      CHECK(chosen.size() >= 2);
+    else
+      CHECK(chosen.size() == 1);
+  }
+}
+
+TEST_CASE("k in a row with three players: one value per seat", "[mcts][turns]") {
+  TurnsGame g(3, 2, 1, true);
+  auto s = g.new_state();
+  ConstantEvaluator eval;
+  Search search(eval, plain(2000), 1);
+  search.set_root(*s);
+  const SearchResult r = search.run();
+  REQUIRE(r.value.size() == 3);
+  // Seat 0 wins at once with 2 then claim: proven, the others share the loss.
+  CHECK(r.proven);
+  CHECK(r.value[0] == 1.0f);
+  CHECK(r.value[1] == Approx(-0.5));
+  CHECK(r.value[2] == Approx(-0.5));
+}
+
+TEST_CASE("search: batches of leaves with virtual loss give the same kind of answer", "[mcts]") {
+  TurnsGame g(2, 3, 2, false);
+  auto s = g.new_state();
+  RolloutEvaluator eval(9);
+  Search search(eval, plain(1500, 8), 7);
+  search.set_root(*s);
+  const SearchResult r = search.run();
+  CHECK(r.best_action == 2);
+  CHECK(r.simulations == 1500);
+  CHECK(r.evaluations <= 1500);
+  int total = 0;
+  for (int v : r.visits) total += v;
+  CHECK(total == search.root().visits - 1);  // the root's own evaluation is not a child visit
+  CHECK(search.root().in_flight == 0);
+}
+
+TEST_CASE("search: seeded single-thread searches reproduce exactly", "[mcts]") {
+  for (const char* id : {"chess", "attrition", "007"}) {
+    const Game& game = game_by_id(id);
+    auto s = game.new_state();
+    SearchConfig c = plain(300, 8);
+    c.root_noise = true;
+    std::vector<std::vector<int>> runs;
+    for (int rep = 0; rep < 2; ++rep) {
+      RolloutEvaluator eval(42);
+      Search search(eval, c, 17);
+      search.set_root(*s);
+      runs.push_back(search.run().visits);
+    }
+    CHECK(runs[0] == runs[1]);
+  }
+}
+
+namespace {
+
+// The action the search picks in a position, and whether it proved the result.
+std::pair<std::string, bool> best_move(const std::string& variant, const std::string& fen, int sims) {
+  const Game& game = game_by_id(variant);
+  auto s = game.new_state(fen);
+  ConstantEvaluator eval;
+  Search search(eval, plain(sims, 8), 1);
+  search.set_root(*s);
+  const SearchResult r = search.run();
+  const bool won = r.proven && r.value[r.player] == 1.0f;
+  return {s->action_to_text(r.best_action), won};
+}
+
+}  // namespace
+
+TEST_CASE("search finds mate in 1 and mate in 2 in chess with a uniform evaluator", "[mcts][mate]") {
+  CHECK(best_move("chess", "7k/R7/8/8/8/8/8/1R5K w - - 0 1", 400) == std::make_pair(std::string("b1b8"), true));
+  // 1.Rb7 Kg8 2.Ra8#
+  CHECK(best_move("chess", "7k/8/8/8/8/8/1R6/R6K w - - 0 1", 20000) ==
+        std::make_pair(std::string("b2b7"), true));
+}
+
+TEST_CASE("search finds mate in 1 and mate in 2 in Grand Chess with a uniform evaluator", "[mcts][mate]") {
+  CHECK(best_move("grand", "9k/R9/10/10/10/10/10/10/10/1R7K w - - 0 1", 400) ==
+        std::make_pair(std::string("b1b10"), true));
+  // 1.Rb9 Ki10 2.Ra10#
+  CHECK(best_move("grand", "9k/10/10/10/10/10/10/10/1R8/R8K w - - 0 1", 30000) ==
+        std::make_pair(std::string("b2b9"), true));
+}
+
+TEST_CASE("007: the search avoids mating its own king with the opponent's piece on move 2", "[mcts][007]") {
+  // White chooses move 2 (a black piece): Ra1 would mate White, who then loses (OO-5).
+  const std::string fen = "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1 turn:w2";
+  const Game& game = game_by_id("007");
+  auto s = game.new_state(fen);
+  const int self_mate = s->text_to_action("a8a1");
+  s->apply(self_mate);
+  REQUIRE(s->is_terminal());
+  CHECK(s->returns()[0] == -1.0);
+  s->undo();
+  ConstantEvaluator eval;
+  Search search(eval, plain(400, 8), 1);
+  search.set_root(*s);
+  const SearchResult r = search.run();
+  CHECK(r.player == 0);
+  CHECK(r.best_action != self_mate);
+  const Edge* e = edge_of(search.root(), self_mate);
+  REQUIRE(e);
+  REQUIRE(e->child);
+  CHECK(e->child->proven);
+  CHECK(e->child->exact[0] == -1.0f);
+}
+
+TEST_CASE("attrition: a won endgame is won", "[mcts][attrition]") {
+  // Seat 0 (a1) has a long path c2-e1-g2-h4-f5 and a dead end b3; seat 1
+  // (h8) has two moves left (f7, d8). Going c2 wins; b3 loses.
+  const std::string fen = "xxx1xxxb/xxxxx1xx/xxxxxxxx/xxxxx1xx/xxxxxxx1/x1xxxxxx/xx1xxx1x/axxx1xxx 0 0 00 - 40";
+  const Game& game = game_by_id("attrition");
+  auto s = game.new_state(fen);
+  HeuristicEvaluator eval;
+  Search search(eval, plain(200, 8), 1);
+  search.set_root(*s);
+  const SearchResult r = search.run();
+  CHECK(s->action_to_text(r.best_action) == "a1c2");
+  CHECK(r.proven);
+  CHECK(r.value[0] == 1.0f);
+  // Played out against a searching opponent, seat 0 wins.
+  RolloutEvaluator other(5);
+  Search opponent(other, plain(200, 8), 2);
+  opponent.set_root(*s);
+  search.set_root(*s);
+  while (!s->is_terminal()) {
+    Search& mover = s->current_player() == 0 ? search : opponent;
+    const int a = mover.choose_action(mover.run());
+    s->apply(a);
+    search.advance(a);
+    opponent.advance(a);
+  }
+  CHECK(s->returns()[0] == 1.0);
+}
+
+TEST_CASE("attrition with three players: values are per seat", "[mcts][attrition]") {
+  // Seat 1's knight on a1 has no move left (b3 and c2 marked): it will be out
+  // first whatever happens, so its value is the lowest.
+  const std::string fen = "7c/8/8/4a3/8/1x6/2x5/b7 0 0 000 - 6";
+  const Game& game = game_by_id("attrition-3p");
+  auto s = game.new_state(fen);
+  HeuristicEvaluator eval;
+  Search search(eval, plain(800, 8), 1);
+  search.set_root(*s);
+  const SearchResult r = search.run();
+  REQUIRE(r.value.size() == 3);
+  CHECK(r.value[1] < -0.9f);
+  CHECK(r.value[1] < r.value[0]);
+  CHECK(r.value[1] < r.value[2]);
+  CHECK(r.value[0] + r.value[1] + r.value[2] == Approx(0.0).margin(1e-3));
+}
