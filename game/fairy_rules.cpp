@@ -115,24 +115,31 @@ Bitboard FairyRules::capturable(const FairyPos& p, Color by) const {
   return b;
 }
 
-Bitboard FairyRules::attacks_from(const FairyPos& p, int s) const {
-  const Piece pc = p.board[s];
+bool FairyRules::attacks(const FairyPos& p, int from, int s) const {
+  const Piece pc = p.board[from];
   const Color c = color_of(pc);
-  if (c >= 2) return 0;  // the shared piece attacks nothing (PC-8)
+  if (c >= 2) return false;
   int e = type_of(pc);
   if (e == joker_) {
     e = joker_power(p, c);
-    if (e < 0) return 0;
-  } else if (is_waiting(p, s)) {
-    return 0;  // WC-10
+    if (e < 0) return false;
+  } else if (is_waiting(p, from)) {
+    return false;
   }
-  return g_.capture_leaps[c][e][s] | g_.slide(g_.capture_slides[c][e], s, p.occupied) |
-         g_.hop(g_.hop_slides[c][e], s, p.occupied);
+  if (test(g_.capture_leaps[c][e][from], s)) return true;
+  const uint8_t slides = g_.capture_slides[c][e], hops = g_.hop_slides[c][e];
+  if (!(slides | hops) || !g_.line(from, s)) return false;
+  // The direction from `from` towards s.
+  const int df = g_.file_of(s) - g_.file_of(from), dr = g_.rank_of(s) - g_.rank_of(from);
+  static const int kDir[3][3] = {{kSW, kW, kNW}, {kS, -1, kN}, {kSE, kE, kNE}};
+  const int d = kDir[(df > 0) - (df < 0) + 1][(dr > 0) - (dr < 0) + 1];
+  const int blockers = popcount(g_.between(from, s) & p.occupied);
+  return ((slides >> d & 1) && blockers == 0) || ((hops >> d & 1) && blockers == 1);
 }
 
 bool FairyRules::attacked(const FairyPos& p, int s, Color by) const {
   for (Bitboard b = p.by_color[by]; b;)
-    if (test(attacks_from(p, pop_lsb(b)), s)) return true;
+    if (attacks(p, pop_lsb(b), s)) return true;
   return false;
 }
 

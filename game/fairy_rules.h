@@ -84,8 +84,8 @@ class FairyRules {
   friend class FairyFen;
   void put(FairyPos& p, Piece pc, int s) const;
   void remove(FairyPos& p, int s) const;
-  // Squares the piece on s could capture on (its attack set), with current powers.
-  Bitboard attacks_from(const FairyPos& p, int s) const;
+  // Could the piece on `from` capture on s (with current powers)?
+  bool attacks(const FairyPos& p, int from, int s) const;
   // Moves of the piece on s of colour c moving as type e.
   void add_piece_moves(const FairyPos& p, int s, Color c, int e, bool real_pawn, MoveList& out) const;
   void add_drops(const FairyPos& p, MoveList& out) const;

@@ -7,6 +7,7 @@
 
 #include "game/error.h"
 #include "game/game.h"
+#include "game/variant.h"
 #include "tests/test_util.h"
 
 using vzero::testing::play;
@@ -236,4 +237,24 @@ TEST_CASE("parachute FEN round-trips hands and the last actions", "[parachute][f
   CHECK_THROWS_AS(parachute("6k/7/7/7/7/7/K6[Q w - - 0 1"), vzero::Error);
   CHECK_THROWS_AS(parachute("7/7/7/7/7/7/K6 w - - 0 1"), vzero::Error);  // Black, not to act, has no king
   CHECK_NOTHROW(parachute("6k/7/7/7/7/7/7 w - - 0 1"));  // White's king was just captured
+}
+
+TEST_CASE("fairy variant keys are typed and checked", "[parachute][variant]") {
+  const std::string base = "id = \"x\"\nhook = \"fairy\"\nstart = \"k6/7/7/7/7/7/K6 w - - 0 1\"\nfiles = 7\nranks = 7\n";
+  const std::string king = "[[piece]]\nletter = \"k\"\nbetza = \"K\"\nroyal = true\n";
+  const std::string joker = "[[piece]]\nletter = \"j\"\njoker = true\n";
+  CHECK_NOTHROW(vzero::parse_variant(base + "[drops]\nranks = 3\n" + king + joker, "test"));
+  CHECK_THROWS_AS(vzero::parse_variant(base + "[drops]\nrank = 3\n" + king, "test"), vzero::Error);
+  CHECK_THROWS_AS(vzero::parse_variant(base + "[drops]\nranks = 9\n" + king, "test"), vzero::Error);
+  CHECK_THROWS_AS(vzero::parse_variant(base + "[drops]\nstart_piece = \"z\"\n" + king, "test"), vzero::Error);
+  CHECK_THROWS_AS(vzero::parse_variant(base + "[joker]\nchains = true\n" + king, "test"), vzero::Error);
+  CHECK_THROWS_AS(vzero::parse_variant(base + king + "[[piece]]\nletter = \"j\"\njoker = true\nbetza = \"K\"\n",
+                                       "test"),
+                  vzero::Error);
+  CHECK_THROWS_AS(vzero::parse_variant(base + king + "[[piece]]\nletter = \"y\"\nbetza = \"mK\"\nshared = \"yes\"\n",
+                                       "test"),
+                  vzero::Error);
+  // The action spaces stay compact.
+  CHECK(vzero::game_by_id("parachute").num_actions() < 3000);
+  CHECK(vzero::game_by_id("world").num_actions() < 6000);
 }
