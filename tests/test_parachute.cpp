@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <random>
 
 #include "game/error.h"
+#include "game/fairy_rules.h"
 #include "game/game.h"
 #include "game/variant.h"
 #include "tests/test_util.h"
@@ -257,4 +259,33 @@ TEST_CASE("fairy variant keys are typed and checked", "[parachute][variant]") {
   // The action spaces stay compact.
   CHECK(vzero::game_by_id("parachute").num_actions() < 3000);
   CHECK(vzero::game_by_id("world").num_actions() < 6000);
+}
+
+TEST_CASE("PC-10 a king is attacked exactly when an enemy action could capture it", "[parachute]") {
+  // Over random games: the attack test agrees with the enemy's own actions.
+  const vzero::FairyRules rules(vzero::builtin_variant("parachute"));
+  std::mt19937_64 rng(7);
+  int checks = 0;
+  for (int game = 0; game < 40; ++game) {
+    vzero::FairyPos p = rules.start();
+    for (int ply = 0; ply < 120; ++ply) {
+      vzero::MoveList moves;
+      rules.legal_moves(p, moves);
+      if (rules.outcome(p, moves, nullptr) >= 0) break;
+      const vzero::Move m = moves.moves[rng() % moves.size];
+      const vzero::FairyPos next = rules.play(p, m);
+      const int king = next.king[p.stm];
+      if (king >= 0 && next.king[next.stm] >= 0) {  // (a captured king ends the game)
+        vzero::MoveList replies;
+        rules.legal_moves(next, replies);
+        bool captured = false;
+        for (const vzero::Move r : replies) captured |= r.to() == king && r.kind() != vzero::MoveKind::kDrop;
+        INFO(rules.fen(next));
+        CHECK(rules.attacked(next, king, next.stm) == captured);
+        checks += captured;
+      }
+      p = next;
+    }
+  }
+  CHECK(checks > 0);
 }
