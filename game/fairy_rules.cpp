@@ -393,8 +393,13 @@ uint64_t FairyRules::hash(const FairyPos& p) const {
   k ^= z.castling[p.castling & 15];
   if (p.ep >= 0) k ^= z.ep[p.ep];
   if (p.stm == kBlack) k ^= z.side;
+  // The last actions matter only to a joker or the shared piece on the board
+  // (repetition compares positions by this key).
+  const bool memory = (joker_ >= 0 && p.by_type[joker_]) || (shared_ >= 0 && p.by_type[shared_]);
   k ^= mix64(0x200000ull + uint64_t(p.start_piece[0]) + 2 * p.start_piece[1] +
-             4 * uint64_t(p.used[0] + 1) + 64 * uint64_t(p.used[1] + 1) + 1024 * uint64_t(p.joker_streak));
+             (memory ? 4 * uint64_t(p.used[0] + 1) + 64 * uint64_t(p.used[1] + 1) +
+                           1024 * uint64_t(p.joker_streak)
+                     : 0));
   return k;
 }
 

@@ -317,6 +317,9 @@ TEST_CASE("world FEN round-trips hands, pool, lance flags, joker memory and stre
         world("k9/10/10/10/4J5/10/10/9K w - - 0 1 last:-n")->hash());
   CHECK(world("k9/10/10/10/5j4/3J6/10/9K w - - 2 2 last:bb streak:1")->hash() !=
         world("k9/10/10/10/5j4/3J6/10/9K w - - 2 2 last:bb streak:2")->hash());
+  // Without a joker on the board the memory changes nothing: repetition ignores it.
+  CHECK(world("k9/10/10/10/10/10/10/9K w - - 0 1")->hash() ==
+        world("k9/10/10/10/10/10/10/9K w - - 0 1 last:-n")->hash());
   for (const char* bad : {"k9/10/10/10/10/10/10/9K[J] w - - 0 1",          // a joker never in hand
                           "k9/10/10/10/10/10/10/9K w - - 0 1 pool:L",       // nor a lance in the pool
                           "k9/10/10/10/10/10/10/9K w - - 0 1 start:L",      // a flag without a lance
