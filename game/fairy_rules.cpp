@@ -27,8 +27,14 @@ FairyRules::FairyRules(const Variant& v) : v_(v), g_(Geometry::of(v)) {
   rook_ = v.type_of_letter('r');
   for (size_t t = 0; t < v.pieces.size(); ++t) {
     const PieceType& pt = v.pieces[t];
-    if (pt.joker) check(joker_ < 0, v.id + ": more than one joker type"), joker_ = int(t);
-    if (pt.shared) check(shared_ < 0, v.id + ": more than one shared type"), shared_ = int(t);
+    if (pt.joker) {
+      check(joker_ < 0, v.id + ": more than one joker type");
+      joker_ = int(t);
+    }
+    if (pt.shared) {
+      check(shared_ < 0, v.id + ": more than one shared type");
+      shared_ = int(t);
+    }
     if (pt.immune) immune_types_ |= uint16_t(1u << t);
   }
   for (char c : v.promotion_pieces) promo_types_ |= uint16_t(1u << v.type_of_letter(c));
@@ -40,16 +46,14 @@ FairyRules::FairyRules(const Variant& v) : v_(v), g_(Geometry::of(v)) {
     for (int r = 1; r <= v.drop_ranks; ++r) drop_zone_[c] |= g_.relative_rank_bb(color, r);
     for (int r = 1; r <= v.start_piece_ranks; ++r) start_zone_[c] |= g_.relative_rank_bb(color, r);
   }
-  {
-    const FairyPos s = parse_fen(v.start_fen);  // any type may be in hand while reading the start
-    hand_types_ = 0;
-    for (size_t t = 0; t < v.pieces.size(); ++t)
-      if (v.pieces[t].to_hand || s.hand[0][t] || s.hand[1][t]) hand_types_ |= uint16_t(1u << t);
-  }
+  // The start read once with any type allowed in hand and no castling squares known yet.
+  const FairyPos s = parse_fen(v.start_fen);
+  hand_types_ = 0;
+  for (size_t t = 0; t < v.pieces.size(); ++t)
+    if (v.pieces[t].to_hand || s.hand[0][t] || s.hand[1][t]) hand_types_ |= uint16_t(1u << t);
   if (v.castling) {
     // The castling squares: the king and the outermost rooks of the castling rank at the start.
     check(royal_ >= 0 && rook_ >= 0, v.id + ": castling needs a king and a rook");
-    const FairyPos s = parse_fen(v.start_fen);  // castling rights are not read yet
     for (int c = 0; c < 2; ++c) {
       const Color color = Color(c);
       const Bitboard rank = g_.relative_rank_bb(color, v.castling_rank);
