@@ -283,6 +283,12 @@ TEST_CASE("WC-11 castling on rank 2 to the middle of the wing", "[world]") {
   auto c = world("4k5/4r5/10/10/10/10/R3K4R/10 w KQ - 0 1");
   CHECK(!has(*c, "e2b2"));
   CHECK(!has(*c, "e2i2"));
+  // Black castles on its rank 2 (rank 7).
+  auto b = world("10/r3k4r/10/10/10/10/10/4K5 b kq - 0 1");
+  CHECK(has(*b, "e7b7"));
+  CHECK(has(*b, "e7i7"));
+  play(*b, {"e7i7"});
+  CHECK(b->fen() == "10/r6rk1/10/10/10/10/10/4K5[] w - - 1 2 last:-k");
   // A moved rook loses its right.
   auto m = world(fen);
   play(*m, {"j2j1", "e8d8"});
