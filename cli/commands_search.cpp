@@ -15,8 +15,7 @@
 
 namespace vzero::cli {
 
-SearchConfig search_config_from_file(const std::string& path) {
-  SearchConfig config;
+SearchConfig search_config_from_file(const std::string& path, SearchConfig config) {
   if (path.empty()) return config;
   std::ifstream in(path);
   if (!in) throw Error("cannot read config '" + path + "'");
@@ -42,7 +41,11 @@ void run_arena(const ArenaOptions& o) {
   const Game& game = game_by_id(o.variant);
   PlayerContext ctx;
   ctx.game = &game;
-  ctx.search = search_config_from_file(o.config);
+  // Light root noise by default, so that games between deterministic searches differ.
+  SearchConfig defaults;
+  defaults.root_noise = true;
+  defaults.noise_fraction = 0.1;
+  ctx.search = search_config_from_file(o.config, defaults);
   // Build both once up front so that a bad spec fails before any game.
   make_player(o.a, ctx);
   make_player(o.b, ctx);

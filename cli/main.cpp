@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "game/error.h"
+#include "net/server.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"vzero: self-play reinforcement learning for chess variants"};
@@ -11,6 +12,8 @@ int main(int argc, char** argv) {
   vzero::cli::add_bench_commands(app);
   vzero::cli::add_play_command(app);
   vzero::cli::add_search_commands(app);
+  vzero::cli::add_net_commands(app);
+  vzero::register_net_players(vzero::ServerConfig{});
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -25,6 +25,10 @@ namespace vzero {
 constexpr int kAttritionSquares = 64;
 constexpr int kAttritionPlacements = 64;
 constexpr int kAttritionActions = 400;
+
+// The encoding of attrition with this many seats (encoding.cpp).
+struct EncodingSpec;
+EncodingSpec attrition_encoding(int players);
 constexpr int kAttritionMaxSeats = 4;
 constexpr int kAttritionMaxLegal = 64;  // placements; knight moves are at most 16
 
@@ -96,7 +100,7 @@ class AttritionRules {
 class AttritionGame : public Game {
  public:
   explicit AttritionGame(const Variant& v)
-      : variant_(v), rules_(v.players, v.knights, v.ending == "one") {
+      : variant_(v), rules_(v.players, v.knights, v.ending == "one"), encoding_(attrition_encoding(v.players)) {
     check(v.files == 8 && v.ranks == 8, v.id + ": attrition is played on 8x8");
     check(v.ending == "both" || v.ending == "one", v.id + ": attrition ending must be both or one");
     for (int a = 0; a < kAttritionActions; ++a) texts_.push_back(AttritionRules::action_name(a));
@@ -111,10 +115,12 @@ class AttritionGame : public Game {
   }
   std::unique_ptr<GameState> new_state(const std::string& fen) const override;
   const AttritionRules& rules() const { return rules_; }
+  const EncodingSpec& encoding() const override { return encoding_; }
 
  private:
   Variant variant_;
   AttritionRules rules_;
+  EncodingSpec encoding_;
   std::vector<std::string> texts_;
 };
 
@@ -163,6 +169,7 @@ class AttritionState : public GameState {
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
   std::vector<double> heuristic_values() const override;  // by mobility (heuristics.cpp)
+  void encode(uint8_t* planes, float* scalars) const override;  // encoding.cpp
 
  private:
   // The game-length cap: a draw once the game's ply counter reaches it.

@@ -9,19 +9,24 @@
 
 namespace vzero {
 
+// The encoding of a chess-like variant (encoding.cpp).
+EncodingSpec chess_encoding(const Variant& v);
+
 class ChessGame : public Game {
  public:
-  explicit ChessGame(const Variant& v) : variant_(v), actions_(v) {}
+  explicit ChessGame(const Variant& v) : variant_(v), actions_(v), encoding_(chess_encoding(v)) {}
   const Variant& variant() const override { return variant_; }
   int num_players() const override { return 2; }
   int num_actions() const override { return actions_.size(); }
   const std::string& action_text(int action) const override { return actions_.text(action); }
   std::unique_ptr<GameState> new_state(const std::string& fen) const override;
   const ActionMap& actions() const { return actions_; }
+  const EncodingSpec& encoding() const override { return encoding_; }
 
  private:
   const Variant& variant_;
   ActionMap actions_;
+  EncodingSpec encoding_;
 };
 
 class ChessState : public GameState {
@@ -45,6 +50,7 @@ class ChessState : public GameState {
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
   std::vector<double> heuristic_values() const override;  // by material (heuristics.cpp)
+  void encode(uint8_t* planes, float* scalars) const override;  // encoding.cpp
   const Position& position() const { return pos_; }
 
  private:

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "game/encoding.h"
 #include "game/variant.h"
 
 namespace vzero {
@@ -25,6 +26,11 @@ class Game {
   virtual const std::string& action_text(int action) const = 0;
   // The start position, or the position of a FEN (throws Error when it is bad).
   virtual std::unique_ptr<GameState> new_state(const std::string& fen = "") const = 0;
+  // The layout of the network input (encoding.h); empty for games without one.
+  virtual const EncodingSpec& encoding() const {
+    static const EncodingSpec none;
+    return none;
+  }
 };
 
 // The games built into vzero, by variant id (throws Error when unknown).
@@ -68,6 +74,8 @@ class GameState {
   virtual std::vector<double> heuristic_values() const {
     return std::vector<double>(num_players(), 0.0);
   }
+  // Writes the network input of game().encoding(): planes (C*H*W bytes) and scalars.
+  virtual void encode(uint8_t* planes, float* scalars) const;
 };
 
 // Checks that text has the shape of an action in the rules notation.

@@ -1,6 +1,7 @@
 // Cheap static values for the network-free search evaluator: material for
 // the chess-like variants, mobility for attrition. Each promises values in
 // [-1, 1] per seat that sum to zero.
+#include <algorithm>
 #include <cmath>
 
 #include "game/attrition_state.h"
@@ -58,29 +59,18 @@ std::vector<double> ChessState::heuristic_values() const {
 std::vector<double> AttritionState::heuristic_values() const {
   static const KnightLeaps leaps;
   const int n = rules_.players();
-  std::vector<double> mobility(n, 0.0);
   uint64_t all_knights = 0;
   for (int s = 0; s < n; ++s) all_knights |= pos_.knights[s];
+  // Mobility: the squares each seat's knights can move to (an unplaced
+  // knight counts as an average square's four).
+  std::vector<double> mobility(n, 0.0);
   for (int s = 0; s < n; ++s) {
     if (pos_.is_out(s)) continue;
-    if (pos_.to_place[s]) {
-      mobility[s] = 4.0 * pos_.to_place[s];  // an unplaced knight: an average square's worth
-      continue;
-    }
+    mobility[s] = 4.0 * pos_.to_place[s];
     for (uint64_t k = pos_.knights[s]; k; k &= k - 1) {
       const uint64_t targets = leaps.to[__builtin_ctzll(k)];
-      const uint64_t free = targets & ~pos_.marked;
-      const uint64_t prey = targets & all_knights & ~pos_.knights[s];
-      // Room: the unmarked squares this knight can still reach, step by step.
-      uint64_t reach = free, frontier = free;
-      while (frontier) {
-        uint64_t next = 0;
-        for (uint64_t f = frontier; f; f &= f - 1) next |= leaps.to[__builtin_ctzll(f)];
-        frontier = next & ~pos_.marked & ~reach;
-        reach |= frontier;
-      }
-      mobility[s] += __builtin_popcountll(free) + __builtin_popcountll(prey) +
-                     0.25 * __builtin_popcountll(reach);
+      mobility[s] += __builtin_popcountll(targets & ~pos_.marked) +
+                     __builtin_popcountll(targets & all_knights & ~pos_.knights[s]);
     }
   }
   double mean = 0.0;
@@ -92,7 +82,7 @@ std::vector<double> AttritionState::heuristic_values() const {
   double centre = 0.0;
   for (double x : values) centre += x;
   centre /= n;
-  for (double& x : values) x -= centre;
+  for (double& x : values) x = std::clamp(x - centre, -1.0, 1.0);
   return values;
 }
 

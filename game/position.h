@@ -53,6 +53,7 @@ class Position {
   Color side_to_move() const { return stm_; }
   uint64_t key() const { return st_.back().key; }
   int rule50() const { return st_.back().rule50; }
+  const StateInfo& state_info() const { return st_.back(); }  // rights, ep, phase, detente squares
   int phase() const { return st_.back().phase; }
   Hook hook() const { return hook_; }
   // 007 and 007-detente: three moves a turn, tracked by the phase.

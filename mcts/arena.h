@@ -17,7 +17,7 @@ struct ArenaConfig {
   int games = 20;
   int threads = 1;
   uint64_t seed = 1;
-  int opening_plies = 2;  // random plies played first, the same for each group of seat rotations
+  int opening_plies = 0;  // random plies played first, the same for each group of seat rotations
   bool progress = true;   // a progress line on stderr
 };
 

@@ -1,0 +1,35 @@
+#pragma once
+// The network's view of a position: uint8 planes (C x H x W: pieces, markers,
+// squares) and float scalars (rights, counters, hands, phase), from the point
+// of view of the player to act: "mine" planes first, seats rotated so that the
+// player to act comes first. The board is not mirrored, because the policy
+// indexes the variant's absolute action space. The layout of every variant
+// is listed plane by plane in docs/encoding.md and by `vzero encoding`.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vzero {
+
+class Game;
+
+// The shape and names of a variant's encoding; version changes when any layout changes.
+struct EncodingSpec {
+  static constexpr int kVersion = 1;
+  int planes = 0, scalars = 0, height = 0, width = 0;
+  std::vector<std::string> plane_names, scalar_names;
+
+  int plane_size() const { return height * width; }
+  // Channels of the network input: planes, then one constant plane per scalar.
+  int channels() const { return planes + scalars; }
+  void add_plane(const std::string& name) { plane_names.push_back(name), ++planes; }
+  void add_scalar(const std::string& name) { scalar_names.push_back(name), ++scalars; }
+};
+
+// A hash of the encoding (version, shape, names) and of the action map (every action's text).
+uint64_t encoding_hash(const Game& game);
+
+// Expands planes and scalars into the network input: channels() x H x W floats.
+void expand_input(const EncodingSpec& spec, const uint8_t* planes, const float* scalars, float* out);
+
+}  // namespace vzero

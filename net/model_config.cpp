@@ -1,0 +1,68 @@
+// Model shapes and identities.
+#include "net/model_config.h"
+
+#include <sstream>
+
+#include "game/toml_reader.h"
+
+namespace vzero {
+
+namespace {
+
+// Reads or checks every field: one list of names and ranges.
+void visit(ModelConfig& c, TomlReader& in) {
+  c.blocks = in.get_range("blocks", c.blocks, 0, 64);
+  c.filters = in.get_range("filters", c.filters, 1, 1024);
+  c.value_hidden = in.get_range("value_hidden", c.value_hidden, 1, 4096);
+  c.policy_channels = in.get_range("policy_channels", c.policy_channels, 1, 256);
+}
+
+}  // namespace
+
+ModelConfig read_model_config(TomlReader& in, ModelConfig defaults) {
+  visit(defaults, in);
+  in.finish();
+  return defaults;
+}
+
+std::string ModelConfig::to_text() const {
+  return "blocks = " + std::to_string(blocks) + "\nfilters = " + std::to_string(filters) +
+         "\nvalue_hidden = " + std::to_string(value_hidden) +
+         "\npolicy_channels = " + std::to_string(policy_channels) + "\n";
+}
+
+ModelConfig model_config_from_text(const std::string& text) {
+  const toml::table t = parse_toml(text, "model config");
+  TomlReader in(t, "model config");
+  return read_model_config(in);
+}
+
+ModelIdentity ModelIdentity::of(const Game& game) {
+  const EncodingSpec& e = game.encoding();
+  check(e.channels() > 0, "variant '" + game.id() + "' has no network encoding");
+  ModelIdentity id;
+  id.variant = game.id();
+  id.rules_hash = game.variant().hash;
+  id.encoding_hash = vzero::encoding_hash(game);
+  id.channels = e.channels();
+  id.height = e.height;
+  id.width = e.width;
+  id.num_actions = game.num_actions();
+  id.players = game.num_players();
+  return id;
+}
+
+void ModelIdentity::expect_same(const ModelIdentity& o, const std::string& what) const {
+  const auto differ = [&](const std::string& field, const std::string& want, const std::string& got) {
+    throw Error(what + " was made for a different " + field + " (" + got + ", expected " + want + ")");
+  };
+  if (o.variant != variant) differ("variant", variant, o.variant);
+  if (o.rules_hash != rules_hash) differ("rules file of '" + variant + "'", std::to_string(rules_hash), std::to_string(o.rules_hash));
+  if (o.encoding_hash != encoding_hash)
+    differ("input encoding or action map", std::to_string(encoding_hash), std::to_string(o.encoding_hash));
+  if (o.channels != channels || o.height != height || o.width != width || o.num_actions != num_actions ||
+      o.players != players)
+    differ("input or output shape", "", "");
+}
+
+}  // namespace vzero

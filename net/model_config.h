@@ -1,0 +1,41 @@
+#pragma once
+// The shape of a policy/value network, read from the [model] table of a
+// config (typed, with ranges; unknown keys are errors). No LibTorch here.
+#include <cstdint>
+#include <string>
+
+#include "game/game.h"
+
+namespace vzero {
+
+class TomlReader;
+
+struct ModelConfig {
+  int blocks = 4;         // residual blocks
+  int filters = 32;       // channels of the tower
+  int value_hidden = 64;  // width of the value head's hidden layer
+  int policy_channels = 4;  // 1x1 channels before the policy head's linear layer
+
+  std::string to_text() const;  // one line "blocks=4 filters=32 ..." (stored in checkpoints)
+};
+
+ModelConfig read_model_config(TomlReader& in, ModelConfig defaults = {});
+// Parses to_text() back (throws Error when malformed).
+ModelConfig model_config_from_text(const std::string& text);
+
+// What a model is for: the variant, its rules and the encoding it reads.
+// Checkpoints, exports and shards all carry it.
+struct ModelIdentity {
+  std::string variant;
+  uint64_t rules_hash = 0;
+  uint64_t encoding_hash = 0;
+  int channels = 0, height = 0, width = 0;
+  int num_actions = 0;
+  int players = 2;
+
+  static ModelIdentity of(const Game& game);
+  // Throws Error naming the first field where other differs from this (what of: "checkpoint 'x'").
+  void expect_same(const ModelIdentity& other, const std::string& what) const;
+};
+
+}  // namespace vzero

@@ -1,0 +1,271 @@
+// The batching inference server and its cache.
+#include "net/server.h"
+
+#include <ATen/Parallel.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "game/toml_reader.h"
+#include "net/checkpoint.h"
+#include "net/model.h"
+
+namespace vzero {
+
+ServerConfig read_server_config(TomlReader& in, ServerConfig c) {
+  c.max_batch = in.get_range("max_batch", c.max_batch, 1, 65536);
+  c.max_wait_us = in.get_range("max_wait_us", c.max_wait_us, 0, 10000000);
+  c.workers = in.get_range("workers", c.workers, 1, 64);
+  c.threads_per_worker = in.get_range("threads_per_worker", c.threads_per_worker, 1, 256);
+  c.cache_entries = in.get_range("cache_entries", c.cache_entries, 0, 100000000);
+  c.device = in.get<std::string>("device", c.device);
+  in.finish();
+  return c;
+}
+
+namespace {
+
+// The requests of one evaluate() call: the caller sleeps until all are answered.
+struct Ticket {
+  std::mutex m;
+  std::condition_variable cv;
+  int remaining = 0;
+  std::string error;  // set when the network failed on a batch
+};
+
+struct Request {
+  std::vector<float> input;         // channels x H x W
+  const std::vector<int>* legal;    // the state's legal actions (alive while the caller waits)
+  int player = 0;                   // seat to act: value index 0
+  uint64_t key = 0;
+  Evaluation* out = nullptr;
+  Ticket* ticket = nullptr;
+};
+
+struct CacheEntry {
+  std::vector<float> priors, values;
+};
+
+// A cache in shards, each cleared when full: cheap and bounded.
+class Cache {
+ public:
+  explicit Cache(size_t entries) : per_shard_(entries / kShards) {}
+  bool enabled() const { return per_shard_ > 0; }
+  bool find(uint64_t key, size_t legal, Evaluation& out) {
+    Shard& s = shards_[key % kShards];
+    std::lock_guard<std::mutex> lock(s.m);
+    auto it = s.map.find(key);
+    if (it == s.map.end() || it->second.priors.size() != legal) return false;
+    out.priors = it->second.priors;
+    out.values = it->second.values;
+    return true;
+  }
+  void put(uint64_t key, const Evaluation& e) {
+    Shard& s = shards_[key % kShards];
+    std::lock_guard<std::mutex> lock(s.m);
+    if (s.map.size() >= per_shard_) s.map.clear();
+    s.map[key] = CacheEntry{e.priors, e.values};
+  }
+
+ private:
+  static constexpr size_t kShards = 16;
+  struct Shard {
+    std::mutex m;
+    std::unordered_map<uint64_t, CacheEntry> map;
+  };
+  size_t per_shard_;
+  Shard shards_[kShards];
+};
+
+uint64_t mix_scalars(uint64_t key, const std::vector<float>& scalars) {
+  uint64_t h = key ^ 0x9E3779B97F4A7C15ull;
+  for (float f : scalars) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    h = (h ^ bits) * 1099511628211ull;
+  }
+  return h;
+}
+
+}  // namespace
+
+struct InferenceServer::Impl {
+  const Game& game;
+  ServerConfig config;
+  EncodingSpec spec;
+  PolicyValueNet model{nullptr};
+  torch::Device device{torch::kCPU};
+  int generation = 0;
+  Cache cache;
+
+  std::mutex m;
+  std::condition_variable cv;
+  std::deque<Request*> queue;
+  bool stopping = false;
+  std::vector<std::thread> workers;
+
+  std::mutex stats_m;
+  ServerStats stats;
+
+  Impl(const Game& g, const ServerConfig& c) : game(g), config(c), spec(g.encoding()), cache(c.cache_entries) {}
+
+  void worker_loop() {
+    at::set_num_threads(config.threads_per_worker);
+    c10::InferenceMode guard;
+    std::vector<Request*> batch;
+    for (;;) {
+      batch.clear();
+      {
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait(lock, [&] { return stopping || !queue.empty(); });
+        if (stopping && queue.empty()) return;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(config.max_wait_us);
+        while (int(queue.size()) < config.max_batch && !stopping &&
+               cv.wait_until(lock, deadline) != std::cv_status::timeout) {
+        }
+        while (!queue.empty() && int(batch.size()) < config.max_batch) {
+          batch.push_back(queue.front());
+          queue.pop_front();
+        }
+      }
+      try {
+        run_batch(batch);
+      } catch (const std::exception& e) {
+        for (Request* r : batch) finish(*r, std::string("network evaluation failed: ") + e.what());
+      }
+    }
+  }
+
+  // Marks one request answered (or failed) and wakes its caller when its call is complete.
+  static void finish(Request& r, const std::string& error = "") {
+    std::lock_guard<std::mutex> lock(r.ticket->m);
+    if (!error.empty()) r.ticket->error = error;
+    if (--r.ticket->remaining == 0) r.ticket->cv.notify_all();
+  }
+
+  void run_batch(const std::vector<Request*>& batch) {
+    const int n = int(batch.size());
+    const int size = spec.channels() * spec.plane_size();
+    torch::Tensor input = torch::empty({n, spec.channels(), spec.height, spec.width});
+    float* dst = input.data_ptr<float>();
+    for (int i = 0; i < n; ++i) std::memcpy(dst + size_t(i) * size, batch[i]->input.data(), size * sizeof(float));
+    auto [policy, values] = model->forward(input.to(device));
+    policy = policy.to(torch::kCPU).contiguous();
+    values = values.to(torch::kCPU).contiguous();
+    const float* pl = policy.data_ptr<float>();
+    const float* vl = values.data_ptr<float>();
+    const int actions = int(policy.size(1)), players = int(values.size(1));
+    for (int i = 0; i < n; ++i) {
+      Request& r = *batch[i];
+      Evaluation& e = *r.out;
+      const float* logits = pl + size_t(i) * actions;
+      // Softmax over the legal actions only.
+      e.priors.resize(r.legal->size());
+      float top = -1e30f;
+      for (int a : *r.legal) top = std::max(top, logits[a]);
+      float sum = 0.0f;
+      for (size_t k = 0; k < r.legal->size(); ++k) sum += e.priors[k] = std::exp(logits[(*r.legal)[k]] - top);
+      for (float& p : e.priors) p /= sum;
+      e.values.assign(players, 0.0f);
+      for (int k = 0; k < players; ++k) e.values[(r.player + k) % players] = vl[size_t(i) * players + k];
+      if (cache.enabled()) cache.put(r.key, e);
+    }
+    {
+      std::lock_guard<std::mutex> lock(stats_m);
+      stats.evaluated += n;
+      stats.batches += 1;
+    }
+    for (Request* r : batch) finish(*r);
+  }
+};
+
+InferenceServer::InferenceServer(const Game& game, const ServerConfig& config, const std::string& checkpoint,
+                                 const ModelConfig& fresh, uint64_t seed)
+    : impl_(std::make_unique<Impl>(game, config)) {
+  const ModelIdentity id = ModelIdentity::of(game);
+  impl_->device = parse_device(config.device);
+  if (checkpoint.empty()) {
+    impl_->model = make_model(fresh, id, seed);
+  } else {
+    Checkpoint c = load_checkpoint(checkpoint, &id);
+    impl_->model = c.model;
+    impl_->generation = c.generation;
+  }
+  impl_->model->to(impl_->device);
+  impl_->model->eval();
+  for (int w = 0; w < config.workers; ++w) impl_->workers.emplace_back([this] { impl_->worker_loop(); });
+}
+
+InferenceServer::~InferenceServer() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->m);
+    impl_->stopping = true;
+  }
+  impl_->cv.notify_all();
+  for (std::thread& t : impl_->workers) t.join();
+}
+
+void InferenceServer::evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) {
+  Impl& s = *impl_;
+  const EncodingSpec& spec = s.spec;
+  out.resize(states.size());
+  std::vector<Request> requests(states.size());
+  std::vector<uint8_t> planes(size_t(spec.planes) * spec.plane_size());
+  std::vector<float> scalars(spec.scalars);
+  Ticket ticket;
+  std::vector<Request*> misses;
+  uint64_t hits = 0;
+  for (size_t i = 0; i < states.size(); ++i) {
+    const GameState& st = *states[i];
+    st.encode(planes.data(), scalars.data());
+    Request& r = requests[i];
+    r.key = mix_scalars(st.hash(), scalars);
+    r.legal = &st.legal_actions();
+    if (s.cache.enabled() && s.cache.find(r.key, r.legal->size(), out[i])) {
+      ++hits;
+      continue;
+    }
+    r.input.resize(size_t(spec.channels()) * spec.plane_size());
+    expand_input(spec, planes.data(), scalars.data(), r.input.data());
+    r.player = st.current_player();
+    r.out = &out[i];
+    r.ticket = &ticket;
+    misses.push_back(&r);
+  }
+  {
+    std::lock_guard<std::mutex> lock(s.stats_m);
+    s.stats.requests += states.size();
+    s.stats.cache_hits += hits;
+  }
+  if (misses.empty()) return;
+  ticket.remaining = int(misses.size());
+  {
+    std::lock_guard<std::mutex> lock(s.m);
+    for (Request* r : misses) s.queue.push_back(r);
+  }
+  s.cv.notify_all();
+  std::unique_lock<std::mutex> lock(ticket.m);
+  ticket.cv.wait(lock, [&] { return ticket.remaining == 0; });
+  if (!ticket.error.empty()) throw Error(ticket.error);
+}
+
+ServerStats InferenceServer::stats() const {
+  std::lock_guard<std::mutex> lock(impl_->stats_m);
+  return impl_->stats;
+}
+
+void InferenceServer::reset_stats() {
+  std::lock_guard<std::mutex> lock(impl_->stats_m);
+  impl_->stats = ServerStats{};
+}
+
+int InferenceServer::generation() const { return impl_->generation; }
+
+const ModelIdentity& InferenceServer::identity() const { return impl_->model->identity; }
+
+}  // namespace vzero

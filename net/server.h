@@ -1,0 +1,66 @@
+#pragma once
+// The batching inference server: many search threads submit positions, a
+// worker thread per model replica forms batches (max size, max wait), runs
+// the network without gradients on threads it owns (at::set_num_threads
+// set there, never inside TBB workers) and hands each caller its own
+// results. A cache keyed by the position sits in front. It is the search's
+// Evaluator. This header holds no LibTorch, so self-play code stays light.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "mcts/evaluator.h"
+#include "net/model_config.h"
+
+namespace vzero {
+
+class TomlReader;
+
+// The [inference] table: batching, threads and device.
+struct ServerConfig {
+  int max_batch = 128;        // positions per network call
+  int max_wait_us = 500;      // how long a worker waits for a batch to fill
+  int workers = 1;            // worker threads (each runs whole batches)
+  int threads_per_worker = 1; // intra-op threads of each worker (at::set_num_threads)
+  int cache_entries = 200000; // 0 turns the cache off
+  std::string device = "cpu"; // cpu or cuda:N
+};
+ServerConfig read_server_config(TomlReader& in, ServerConfig defaults = {});
+
+struct ServerStats {
+  uint64_t requests = 0;    // positions asked for
+  uint64_t cache_hits = 0;  // answered from the cache
+  uint64_t evaluated = 0;   // positions run through the network
+  uint64_t batches = 0;     // network calls
+  double mean_batch() const { return batches ? double(evaluated) / double(batches) : 0.0; }
+  double hit_rate() const { return requests ? double(cache_hits) / double(requests) : 0.0; }
+};
+
+class InferenceServer : public Evaluator {
+ public:
+  // Serves the model of a checkpoint, or a fresh model of `fresh` seeded by
+  // seed when checkpoint is empty. Throws Error when the checkpoint does not
+  // fit the game.
+  InferenceServer(const Game& game, const ServerConfig& config, const std::string& checkpoint,
+                  const ModelConfig& fresh = {}, uint64_t seed = 1);
+  ~InferenceServer() override;
+
+  void evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) override;
+  std::string name() const override { return "network"; }
+
+  ServerStats stats() const;
+  void reset_stats();
+  int generation() const;  // of the checkpoint (0 for a fresh model)
+  const ModelIdentity& identity() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// Adds the player kind "net:model=PATH,sims=N,..." (model omitted: a fresh
+// network) to make_player; players of one model share one server.
+void register_net_players(const ServerConfig& config);
+
+}  // namespace vzero
