@@ -36,6 +36,7 @@ FairyRules::FairyRules(const Variant& v) : v_(v), g_(Geometry::of(v)) {
       shared_ = int(t);
     }
     if (pt.immune) immune_types_ |= uint16_t(1u << t);
+    if (!pt.joker && !pt.moves.capture_leaps.empty()) leap_types_.push_back(int(t));
   }
   for (char c : v.promotion_pieces) promo_types_ |= uint16_t(1u << v.type_of_letter(c));
   if (v.start_piece) start_type_ = v.type_of_letter(v.start_piece);
@@ -142,8 +143,28 @@ bool FairyRules::attacks(const FairyPos& p, int from, int s) const {
 }
 
 bool FairyRules::attacked(const FairyPos& p, int s, Color by) const {
-  for (Bitboard b = p.by_color[by]; b;)
-    if (attacks(p, pop_lsb(b), s)) return true;
+  const Bitboard mine = p.by_color[by];
+  // Leapers (waiting pawns attack nothing, WC-10).
+  const Bitboard waiting = pawn_ >= 0 ? p.by_type[pawn_] & wait_rank_[by] : 0;
+  for (int t : leap_types_)
+    if (g_.capture_leaps_to[by][t][s] & p.by_type[t] & mine & ~waiting) return true;
+  // Sliders: the first piece on each line from s; hoppers: the second.
+  for (int d = 0; d < kDirectionCount; ++d) {
+    Bitboard line = g_.ray[d][s] & p.occupied;
+    if (!line) continue;
+    const int back = (d + 4) % kDirectionCount;  // the direction from that piece to s
+    const int first = Geometry::kPositive[d] ? lsb(line) : msb(line);
+    const Piece a = p.board[first];
+    if (color_of(a) == by && type_of(a) != joker_ && (g_.capture_slides[by][type_of(a)] >> back & 1)) return true;
+    line ^= square_bb(first);
+    if (!line) continue;
+    const Piece b = p.board[Geometry::kPositive[d] ? lsb(line) : msb(line)];
+    if (color_of(b) == by && type_of(b) != joker_ && (g_.hop_slides[by][type_of(b)] >> back & 1)) return true;
+  }
+  // Jokers, with their current power.
+  if (joker_ >= 0)
+    for (Bitboard j = p.by_type[joker_] & mine; j;)
+      if (attacks(p, pop_lsb(j), s)) return true;
   return false;
 }
 

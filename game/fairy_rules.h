@@ -99,6 +99,7 @@ class FairyRules {
   const Variant& v_;
   const Geometry& g_;
   int royal_ = -1, pawn_ = -1, joker_ = -1, shared_ = -1, start_type_ = -1, rook_ = -1;
+  std::vector<int> leap_types_;  // types (not the joker) that capture by leaping
   uint16_t immune_types_ = 0, promo_types_ = 0;
   uint16_t hand_types_ = 0xFFFF;  // types that can be in a hand: to_hand ones and the start hands'
 
