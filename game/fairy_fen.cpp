@@ -32,7 +32,6 @@ class FairyFen {
     const Geometry& g = r.g_;
     const auto fail = [&](const std::string& why) -> void { throw Error("bad FEN '" + fen + "': " + why); };
     FairyPos p;
-    for (Piece& pc : p.board) pc = kNoPiece;
     std::istringstream in(fen);
     std::vector<std::string> f;
     for (std::string tok; in >> tok;) f.push_back(tok);

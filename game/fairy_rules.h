@@ -9,7 +9,9 @@
 // A FairyPos is one position, value type, played by copy (FairyRules::play
 // returns the next position); FairyGame/FairyState (fairy_game.h) put it
 // behind the Game interface. FEN text: docs/fen.md.
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,7 @@ namespace vzero {
 
 // One position: everything the FEN holds.
 struct FairyPos {
+  FairyPos() { std::fill(std::begin(board), std::end(board), kNoPiece); }  // an empty board
   Piece board[kMaxSquares];
   Bitboard by_color[kColorCount] = {};  // kNeutral: the shared piece
   Bitboard by_type[kMaxPieceTypes] = {};
