@@ -4,6 +4,8 @@
 // typo in a config is caught.
 #include <cstdint>
 #include <set>
+#include <sstream>
+#include <vector>
 #include <string>
 #include <toml++/toml.h>
 #include <type_traits>
@@ -30,22 +32,9 @@ class TomlReader {
   // The value of key (bool, integer, double or string), or fallback when absent.
   template <class T>
   T get(const std::string& key, T fallback) {
-    read_.insert(key);
-    const toml::node* n = t_.get(key);
-    if (!n) return fallback;
-    if constexpr (std::is_same_v<T, bool>) {
-      if (auto v = n->value_exact<bool>()) return *v;
-    } else if constexpr (std::is_integral_v<T>) {
-      if (auto v = n->value_exact<int64_t>()) {
-        if (*v < -1000000000 || *v > 1000000000) fail(key, "out of range");
-        return T(*v);
-      }
-    } else if constexpr (std::is_floating_point_v<T>) {
-      if (auto v = n->value<double>()) return T(*v);
-    } else {
-      if (auto v = n->value_exact<std::string>()) return *v;
-    }
-    fail(key, "has the wrong type");
+    const T v = get_value(key, fallback);
+    note(key, v);
+    return v;
   }
   // An integer in [lo, hi].
   int get_range(const std::string& key, int fallback, int lo, int hi) {
@@ -88,7 +77,55 @@ class TomlReader {
   }
   const std::string& where() const { return where_; }
 
+ // The "key = value" lines of every key read, with the values in force (defaults included).
+  const std::vector<std::string>& resolved() const { return resolved_; }
+
  private:
+  template <class T>
+  T get_value(const std::string& key, T fallback) {
+    read_.insert(key);
+    const toml::node* n = t_.get(key);
+    if (!n) return fallback;
+    if constexpr (std::is_same_v<T, bool>) {
+      if (auto v = n->value_exact<bool>()) return *v;
+    } else if constexpr (std::is_integral_v<T>) {
+      if (auto v = n->value_exact<int64_t>()) {
+        if (*v < -1000000000 || *v > 1000000000) fail(key, "out of range");
+        return T(*v);
+      }
+    } else if constexpr (std::is_floating_point_v<T>) {
+      if (auto v = n->value<double>()) return T(*v);
+    } else {
+      if (auto v = n->value_exact<std::string>()) return *v;
+    }
+    fail(key, "has the wrong type");
+  }
+  template <class T>
+  void note(const std::string& key, const T& v) {
+    std::string text;
+    if constexpr (std::is_same_v<T, bool>) {
+      text = v ? "true" : "false";
+    } else if constexpr (std::is_integral_v<T>) {
+      text = std::to_string(v);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      std::ostringstream s;
+      s.precision(17);
+      s << v;
+      text = s.str();
+      if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+    } else {
+      toml::value<std::string> quoted(v);
+      std::ostringstream s;
+      s << quoted;
+      text = s.str();
+    }
+    for (std::string& line : resolved_)
+      if (line.compare(0, key.size() + 3, key + " = ") == 0) {
+        line = key + " = " + text;
+        return;
+      }
+    resolved_.push_back(key + " = " + text);
+  }
   static std::string format(double x) {
     std::string s = std::to_string(x);
     while (s.size() > 1 && s.back() == '0') s.pop_back();
@@ -98,6 +135,7 @@ class TomlReader {
   const toml::table& t_;
   std::string where_;
   std::set<std::string> read_;
+  std::vector<std::string> resolved_;
 };
 
 }  // namespace vzero

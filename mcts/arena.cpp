@@ -1,6 +1,7 @@
 // The arena: many games in parallel, seats rotated, results counted for A.
 #include "mcts/arena.h"
 
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -94,6 +95,8 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
   if (config.threads == 1) {
     for (int i = 0; i < config.games; ++i) run_game(i);
   } else {
+    // Games may block on a shared evaluator: allow more threads than cores.
+    tbb::global_control allow(tbb::global_control::max_allowed_parallelism, size_t(config.threads) + 1);
     tbb::task_arena arena(config.threads);
     arena.execute([&] {
       tbb::parallel_for(0, config.games, 1, [&](int i) { run_game(i); });

@@ -1,0 +1,113 @@
+// vzero selfplay: games into HDF5 shards.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "game/error.h"
+#include "mcts/evaluators.h"
+#include "net/server.h"
+#include "selfplay/selfplay.h"
+#include "training/run_config.h"
+
+namespace vzero::cli {
+
+ShardMeta shard_meta(const Game& game, const RunConfig& config, int generation) {
+  const EncodingSpec& e = game.encoding();
+  ShardMeta m;
+  m.variant = game.id();
+  m.rules_hash = game.variant().hash;
+  m.encoding_hash = encoding_hash(game);
+  m.config_hash = config.hash;
+  m.planes = e.planes;
+  m.scalars = e.scalars;
+  m.height = e.height;
+  m.width = e.width;
+  m.num_actions = game.num_actions();
+  m.players = game.num_players();
+  m.generation = generation;
+  return m;
+}
+
+std::string selfplay_progress_line(const SelfplayStats& s, int total, const InferenceServer* server) {
+  char buf[300];
+  int n = std::snprintf(buf, sizeof buf, "games %d/%d positions %lld pos/s %.1f evals/s %.0f", s.games, total,
+                        static_cast<long long>(s.positions), s.positions_per_s(),
+                        s.seconds > 0 ? s.evaluations / s.seconds : 0.0);
+  if (server) {
+    const ServerStats st = server->stats();
+    std::snprintf(buf + n, sizeof buf - n, " net evals/s %.0f mean batch %.1f cache hits %.1f%%",
+                  s.seconds > 0 ? st.evaluated / s.seconds : 0.0, st.mean_batch(), 100.0 * st.hit_rate());
+  }
+  return buf;
+}
+
+namespace {
+
+struct SelfplayOptions {
+  std::string variant, config, model, out = "selfplay-out";
+  int games = 0;
+  int64_t seed = -1;
+  std::vector<std::string> set;
+};
+
+void run_selfplay_command(const SelfplayOptions& o) {
+  RunConfig config = read_run_config(o.config, o.set);
+  if (!o.variant.empty()) config.variant = o.variant;
+  if (o.games > 0) config.selfplay.games = o.games;
+  if (o.seed >= 0) config.seed = uint64_t(o.seed);
+  const Game& game = game_by_id(config.variant);
+  std::unique_ptr<InferenceServer> server;
+  std::unique_ptr<Evaluator> basic;
+  Evaluator* evaluator = nullptr;
+  int generation = 0;
+  if (!o.model.empty()) {
+    server = std::make_unique<InferenceServer>(game, config.inference, o.model);
+    evaluator = server.get();
+    generation = server->generation();
+  } else {
+    basic = make_basic_evaluator(config.selfplay.evaluator, config.seed);
+    evaluator = basic.get();
+  }
+  std::filesystem::create_directories(o.out);
+  SelfplayJob job;
+  job.game = &game;
+  job.selfplay = config.selfplay;
+  job.search = config.search;
+  job.search.root_noise = true;
+  job.evaluator = evaluator;
+  job.meta = shard_meta(game, config, generation);
+  job.out_dir = o.out;
+  job.file_prefix = "selfplay-g" + std::to_string(generation);
+  job.seed = config.seed;
+  const bool tty = isatty(2);
+  job.progress = [&](const SelfplayStats& s) {
+    std::cerr << (tty ? "\r" : "") << selfplay_progress_line(s, config.selfplay.games, server.get())
+              << (tty ? "" : "\n") << std::flush;
+  };
+  const SelfplayStats s = run_selfplay(job);
+  if (tty) std::cerr << "\n";
+  std::cout << selfplay_progress_line(s, config.selfplay.games, server.get()) << "\n";
+  std::cout << "summary games " << s.games << " positions " << s.positions << " full " << s.full_positions
+            << " decisive " << s.decisive << " draws " << s.draws << " capped " << s.capped << " resigned "
+            << s.resigned << " false_resignations " << s.false_resignations << "/" << s.would_resign
+            << " seconds " << s.seconds << std::endl;
+}
+
+}  // namespace
+
+void add_selfplay_command(CLI::App& app) {
+  auto o = std::make_shared<SelfplayOptions>();
+  CLI::App* sp = app.add_subcommand("selfplay", "Play games against itself and write HDF5 shards");
+  sp->add_option("--variant", o->variant, "Variant id (overrides the config)");
+  sp->add_option("--config", o->config, "Run config (TOML)");
+  sp->add_option("--model", o->model, "Checkpoint (default: a network-free evaluator)");
+  sp->add_option("--games", o->games, "Games to play")->check(CLI::Range(1, 100000000));
+  sp->add_option("--out", o->out, "Output folder for shards");
+  sp->add_option("--seed", o->seed, "Random seed")->check(CLI::Range(int64_t(0), int64_t(1000000000)));
+  sp->add_option("--set", o->set, "Config override table.key=value (repeatable)");
+  sp->callback([o] { run_selfplay_command(*o); });
+}
+
+}  // namespace vzero::cli

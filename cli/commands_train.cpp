@@ -1,0 +1,66 @@
+// vzero train | loop | bench train: learning from shards and the closed loop.
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "game/error.h"
+#include "training/loop.h"
+#include "training/trainer.h"
+
+namespace vzero::cli {
+
+namespace {
+
+struct TrainOptions {
+  std::string config, run_dir = "runs/default";
+  std::vector<std::string> set;
+  int steps = 20;
+};
+
+void add_config_options(CLI::App* c, TrainOptions& o) {
+  c->add_option("--config", o.config, "Run config (TOML); default: built-in defaults");
+  c->add_option("--run-dir", o.run_dir, "Run folder (config.toml, shards/, models/, metrics.csv, curve.png)");
+  c->add_option("--set", o.set, "Config override table.key=value (repeatable)");
+}
+
+// Samples/s of training on real shards against forward+backward on synthetic tensors.
+void bench_train(const TrainOptions& o) {
+  const RunConfig config = read_run_config(o.config, o.set);
+  const Game& game = game_by_id(config.variant);
+  const ReplayWindow window = load_window(game, (std::filesystem::path(o.run_dir) / "shards").string(),
+                                          config.train.window_positions, config.train.holdout_fraction);
+  Trainer trainer(game, config, "");
+  const double synthetic = trainer.bench_synthetic(o.steps);
+  const TrainReport real = trainer.train(window, o.steps);
+  std::cout << "train synthetic_samples_per_s " << int(synthetic) << " real_samples_per_s " << int(real.samples_per_s)
+            << " ratio " << real.samples_per_s / synthetic << " window_samples " << window.train.size()
+            << " batch " << config.train.batch_size << std::endl;
+}
+
+}  // namespace
+
+void add_train_commands(CLI::App& app) {
+  auto train = std::make_shared<TrainOptions>();
+  CLI::App* t = app.add_subcommand("train", "Train on the run folder's shards (resumes a killed run exactly)");
+  add_config_options(t, *train);
+  t->callback([train] {
+    const RunConfig config = read_run_config(train->config, train->set);
+    run_training(config, train->run_dir, std::cout);
+  });
+
+  auto loop = std::make_shared<TrainOptions>();
+  CLI::App* l = app.add_subcommand("loop", "The closed loop: self-play, train, arena, promote; again and again");
+  add_config_options(l, *loop);
+  l->callback([loop] {
+    const RunConfig config = read_run_config(loop->config, loop->set);
+    run_loop(config, loop->run_dir, std::cout);
+  });
+
+  auto bench = std::make_shared<TrainOptions>();
+  CLI::App* b = app.get_subcommand("bench")->add_subcommand("train", "Training samples/s: real shards vs synthetic");
+  add_config_options(b, *bench);
+  b->add_option("--steps", bench->steps, "Steps of each")->check(CLI::Range(1, 100000));
+  b->callback([bench] { bench_train(*bench); });
+}
+
+}  // namespace vzero::cli

@@ -1,0 +1,65 @@
+#pragma once
+// The self-play generator: many games in flight on TBB, every search sharing
+// one evaluator (the batching inference server, or a network-free one), each
+// position a training sample, each game a record, all written to HDF5 shards
+// by one writer thread. Playout cap randomisation, root noise on full
+// searches, temperature for early moves, resignation with a fraction of games
+// played out to count false resignations, a length cap scored as a draw.
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "mcts/config.h"
+#include "mcts/evaluator.h"
+#include "selfplay/sample.h"
+
+namespace vzero {
+
+class TomlReader;
+
+// The [selfplay] table.
+struct SelfplayConfig {
+  int games = 100;                 // games to play
+  int parallel_games = 32;         // games in flight at once (threads that wait on the evaluator)
+  int games_per_shard = 50;
+  int full_visits = 200;           // root visits of a full search (reused subtree included)
+  int fast_visits = 32;            // root visits of a fast search (not a policy target)
+  double full_fraction = 0.25;     // share of moves searched fully
+  double resign_threshold = -0.95; // a seat whose full-search value falls below resigns (2 players)
+  double resign_playout_fraction = 0.1;  // games that never resign, to measure false resignations
+  int max_plies = 0;               // game-length cap (a draw); 0: the variant's
+  std::string evaluator = "rollout";  // network-free evaluator when there is no model
+};
+SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig defaults = {});
+
+struct SelfplayStats {
+  int games = 0;
+  int64_t positions = 0, full_positions = 0;
+  int64_t evaluations = 0;      // positions the searches asked the evaluator for
+  double seconds = 0.0;
+  int resigned = 0;             // games ended by resignation
+  int would_resign = 0;         // played-out games in which a seat would have resigned
+  int false_resignations = 0;   // ... and did not lose
+  int decisive = 0, draws = 0, capped = 0;
+  double positions_per_s() const { return seconds > 0 ? positions / seconds : 0.0; }
+};
+
+struct SelfplayJob {
+  const Game* game = nullptr;
+  SelfplayConfig selfplay;
+  SearchConfig search;           // noise is switched on for full searches
+  Evaluator* evaluator = nullptr;
+  ShardMeta meta;                // identity written to every shard
+  std::string out_dir;
+  std::string file_prefix = "selfplay";
+  uint64_t seed = 1;
+  int64_t first_game_id = 0;
+  // Called about every progress_seconds from the thread that called run_selfplay.
+  std::function<void(const SelfplayStats&)> progress;
+  double progress_seconds = 2.0;
+};
+
+// Plays job.selfplay.games games and writes them; returns what happened.
+SelfplayStats run_selfplay(const SelfplayJob& job);
+
+}  // namespace vzero

@@ -1,0 +1,66 @@
+#pragma once
+// The config of a run: the variant, the seed and one table per part
+// ([search], [selfplay], [inference], [model], [train], [loop]), all typed
+// with defaults and ranges; unknown keys and tables are errors. The resolved
+// text (every value in force) is written next to a run's output and hashed
+// into its shards. No LibTorch here.
+#include <cstdint>
+#include <string>
+
+#include "mcts/config.h"
+#include "net/model_config.h"
+#include "net/server.h"
+#include "selfplay/selfplay.h"
+
+namespace vzero {
+
+// The [train] table.
+struct TrainConfig {
+  int window_positions = 200000;  // replay buffer: the most recent shards holding this many samples
+  int batch_size = 256;
+  int steps = 0;                  // steps per generation; 0: sample_reuse * new positions / batch
+  double sample_reuse = 2.0;      // how often each new sample is trained on, on average
+  std::string optimizer = "sgd";  // sgd (with momentum) or adamw
+  double lr = 0.02;
+  double momentum = 0.9;
+  double weight_decay = 1e-4;
+  int lr_warmup_steps = 100;
+  int lr_decay_steps = 0;         // lr halves every this many steps; 0: constant after warm-up
+  double value_weight = 1.0;
+  double holdout_fraction = 0.05; // share of games kept out of training for validation
+  bool symmetries = true;         // augment with the variant's declared symmetries
+  int threads = 2;                // intra-op threads of the training thread
+};
+
+// The [loop] table.
+struct LoopConfig {
+  int generations = 5;            // 0: until stopped
+  int bootstrap_games = 0;        // games of the first generation, played by the network-free evaluator (0: selfplay.games)
+  bool gate = false;              // promote only when the new model scores gate_threshold
+  double gate_threshold = 0.55;
+  int arena_games = 40;           // per evaluation match
+  int arena_visits = 200;
+  std::string baseline = "mcts:sims=200,evaluator=rollout";  // fixed opponent for the curve
+  int baseline_games = 40;
+};
+
+struct RunConfig {
+  std::string variant = "attrition";
+  uint64_t seed = 1;
+  std::string device = "cpu";
+  SearchConfig search;
+  SelfplayConfig selfplay;
+  ServerConfig inference;
+  ModelConfig model;
+  TrainConfig train;
+  LoopConfig loop;
+  std::string resolved;  // the TOML text of every value in force
+  uint64_t hash = 0;     // of resolved
+};
+
+// Reads a config file (empty path: all defaults) with overrides "table.key=value" applied after it.
+RunConfig read_run_config(const std::string& path, const std::vector<std::string>& overrides = {});
+// Reads TOML text (origin names it in errors).
+RunConfig parse_run_config(const std::string& text, const std::string& origin);
+
+}  // namespace vzero

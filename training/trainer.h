@@ -1,0 +1,64 @@
+#pragma once
+// Training from self-play shards: a replay window of the most recent shards,
+// batches drawn across files, policy cross-entropy (full searches only) plus
+// value error, SGD with momentum or AdamW, warm-up and step decay, symmetry
+// augmentation where the variant declares it; checkpoints carry the
+// optimizer state and step, so a killed run resumes exactly (batches depend
+// only on the seed and the step). This header holds no LibTorch.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "game/game.h"
+#include "selfplay/sample.h"
+#include "training/run_config.h"
+
+namespace vzero {
+
+// The samples of the most recent shards, split into training and held-out games.
+struct ReplayWindow {
+  ShardMeta meta;
+  std::vector<Sample> train, validation;
+  int shards = 0;
+};
+// Reads the newest shards of dir until window samples (every shard must fit game; throws Error otherwise).
+ReplayWindow load_window(const Game& game, const std::string& dir, int window, double holdout_fraction);
+
+struct TrainReport {
+  int64_t step = 0;             // global step after training
+  int steps = 0;                // steps this call
+  double policy_loss = 0.0, value_loss = 0.0;  // means over the call
+  double samples_per_s = 0.0;
+  double seconds = 0.0;
+};
+
+struct Validation {
+  double policy_top1 = 0.0;  // share of held-out full-search samples whose most visited action the net ranks first
+  double value_mse = 0.0;    // mean squared error of values against results
+  double policy_loss = 0.0;
+  int samples = 0;
+};
+
+class Trainer {
+ public:
+  // Starts from a checkpoint (its optimizer state too, when it has one) or a
+  // fresh model of config.model when checkpoint is empty.
+  Trainer(const Game& game, const RunConfig& config, const std::string& checkpoint);
+  ~Trainer();
+
+  // Runs steps optimizer steps on window.train; saves to save_path every
+  // save_every steps (0: never) so that a killed run can resume.
+  TrainReport train(const ReplayWindow& window, int steps, const std::string& save_path = "", int save_every = 0);
+  Validation validate(const std::vector<Sample>& samples);
+  // Raw forward+backward samples/s on synthetic tensors of the same shapes (the ceiling).
+  double bench_synthetic(int steps);
+  void save(const std::string& path, int generation);
+  int64_t step() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vzero
