@@ -95,6 +95,44 @@ void run_selfplay_command(const SelfplayOptions& o) {
             << " seconds " << s.seconds << std::endl;
 }
 
+// Self-play speed with a network, and its evaluations/s against the
+// network's best batch throughput measured in the same process.
+void bench_selfplay(const SelfplayOptions& o) {
+  RunConfig config = read_run_config(o.config, o.set);
+  if (!o.variant.empty()) config.variant = o.variant;
+  if (o.games > 0) config.selfplay.games = o.games;
+  const Game& game = game_by_id(config.variant);
+  InferenceServer server(game, config.inference, o.model, config.model, config.seed);
+  double best = 0.0;
+  int best_batch = 0;
+  for (int batch : {32, 64, 128, 256}) {
+    const double r = server.measure_evals_per_s(batch, 1.0);
+    std::cout << "nn batch " << batch << " evals_per_s " << int(r) << std::endl;
+    if (r > best) best = r, best_batch = batch;
+  }
+  const std::filesystem::path out = std::filesystem::temp_directory_path() / ("vzero-bench-selfplay-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(out);
+  SelfplayJob job;
+  job.game = &game;
+  job.selfplay = config.selfplay;
+  job.search = config.search;
+  job.search.root_noise = true;
+  job.evaluator = &server;
+  job.meta = shard_meta(game, config, 0);
+  job.out_dir = out.string();
+  job.seed = config.seed;
+  server.reset_stats();
+  const SelfplayStats s = run_selfplay(job);
+  std::filesystem::remove_all(out);
+  const ServerStats st = server.stats();
+  const double net_rate = st.evaluated / s.seconds;
+  std::cout << "selfplay games " << s.games << " positions " << s.positions << " positions_per_s " << s.positions_per_s()
+            << " net_evals_per_s " << int(net_rate) << " mean_batch " << st.mean_batch() << " cache_hit_rate "
+            << st.hit_rate() << std::endl;
+  std::cout << "ratio " << net_rate / best << " (best nn " << int(best) << " evals/s at batch " << best_batch << ")"
+            << std::endl;
+}
+
 }  // namespace
 
 void add_selfplay_command(CLI::App& app) {
@@ -108,6 +146,16 @@ void add_selfplay_command(CLI::App& app) {
   sp->add_option("--seed", o->seed, "Random seed")->check(CLI::Range(int64_t(0), int64_t(1000000000)));
   sp->add_option("--set", o->set, "Config override table.key=value (repeatable)");
   sp->callback([o] { run_selfplay_command(*o); });
+
+  auto b = std::make_shared<SelfplayOptions>();
+  CLI::App* bench = app.get_subcommand("bench")->add_subcommand(
+      "selfplay", "Self-play positions/s with a network (fresh [model] unless --model), and evals/s vs the nn ceiling");
+  bench->add_option("--variant", b->variant, "Variant id (overrides the config)");
+  bench->add_option("--config", b->config, "Run config (TOML)");
+  bench->add_option("--model", b->model, "Checkpoint (default: a fresh model of the config's [model])");
+  bench->add_option("--games", b->games, "Games to play")->check(CLI::Range(1, 100000000));
+  bench->add_option("--set", b->set, "Config override table.key=value (repeatable)");
+  bench->callback([b] { bench_selfplay(*b); });
 }
 
 }  // namespace vzero::cli

@@ -87,9 +87,52 @@ class FairyActions {
   std::unordered_map<uint32_t, int> index_;
 };
 
+// The network input of a fairy variant (docs/encoding.md): pieces by owner
+// (mine, theirs, shared), waiting pawns and en passant as planes; hands,
+// pools, start pieces, joker powers, streak, rights and clocks as scalars.
+EncodingSpec fairy_encoding(const FairyRules& r) {
+  const Variant& v = r.variant();
+  EncodingSpec e;
+  e.height = v.ranks;
+  e.width = v.files;
+  for (const char* side : {"mine", "theirs"})
+    for (const PieceType& p : v.pieces)
+      if (!p.shared) e.add_plane(std::string(side) + " " + p.name);
+  for (const PieceType& p : v.pieces)
+    if (p.shared) e.add_plane("shared " + p.name);
+  e.add_plane("waiting pawns");
+  e.add_plane("en passant square");
+  e.add_scalar("white to act");
+  if (v.castling)
+    for (const char* c : {"my kingside castling", "my queenside castling", "their kingside castling",
+                          "their queenside castling"})
+      e.add_scalar(c);
+  for (const char* side : {"my", "their"})
+    for (size_t t = 0; t < v.pieces.size(); ++t)
+      if (r.can_be_in_hand(int(t))) e.add_scalar(std::string(side) + " hand: " + v.pieces[t].name);
+  if (v.promote_from_pool)
+    for (const char* side : {"my", "their"})
+      for (const PieceType& p : v.pieces) e.add_scalar(std::string(side) + " pool: " + p.name);
+  e.add_scalar("my start piece in hand");
+  e.add_scalar("their start piece in hand");
+  if (r.joker() >= 0)
+    for (const char* side : {"my", "their"})
+      for (const PieceType& p : v.pieces) e.add_scalar(std::string(side) + " joker moves as " + p.name);
+  if (r.shared() >= 0) {
+    e.add_scalar("my last action moved the shared piece");
+    e.add_scalar("their last action moved the shared piece");
+  }
+  e.add_scalar("joker streak / 2");
+  e.add_scalar("repetitions (0, 0.5, 1)");
+  e.add_scalar("fifty-move counter / 100");
+  e.add_scalar("plies / length cap");
+  return e;
+}
+
 class FairyGame : public Game {
  public:
-  explicit FairyGame(const Variant& v) : variant_(v), rules_(v), actions_(rules_) {}
+  explicit FairyGame(const Variant& v) : variant_(v), rules_(v), actions_(rules_), encoding_(fairy_encoding(rules_)) {}
+  const EncodingSpec& encoding() const override { return encoding_; }
   const Variant& variant() const override { return variant_; }
   int num_players() const override { return 2; }
   int num_actions() const override { return actions_.size(); }
@@ -102,6 +145,7 @@ class FairyGame : public Game {
   const Variant& variant_;
   FairyRules rules_;
   FairyActions actions_;
+  EncodingSpec encoding_;
 };
 
 class FairyState : public GameState {
@@ -160,6 +204,67 @@ class FairyState : public GameState {
     return out + "\nFEN: " + fen() + "\n";
   }
   void set_max_plies(int plies) override { max_plies_ = plies; }
+
+  // Fills fairy_encoding's planes and scalars, from the view of the side to act.
+  void encode(uint8_t* planes, float* scalars) const override {
+    const FairyRules& r = game_.rules();
+    const Variant& v = r.variant();
+    const EncodingSpec& e = game_.encoding();
+    const FairyPos& p = pos();
+    const int area = e.plane_size(), types = int(v.pieces.size());
+    std::fill(planes, planes + size_t(e.planes) * area, uint8_t(0));
+    const Color me = p.stm, them = opponent(me);
+    // Plane of each (owner, type): mine, theirs, then shared.
+    std::vector<int> mine(types, -1), theirs(types, -1), shared(types, -1);
+    int plane = 0;
+    for (int t = 0; t < types; ++t)
+      if (!v.pieces[t].shared) mine[t] = plane++;
+    for (int t = 0; t < types; ++t)
+      if (!v.pieces[t].shared) theirs[t] = plane++;
+    for (int t = 0; t < types; ++t)
+      if (v.pieces[t].shared) shared[t] = plane++;
+    const int waiting = plane++, ep = plane++;
+    for (int s = 0; s < area; ++s) {
+      const Piece pc = p.board[s];
+      if (pc == kNoPiece) continue;
+      const int t = type_of(pc);
+      const Color c = color_of(pc);
+      const int at = c == kNeutral ? shared[t] : c == me ? mine[t] : theirs[t];
+      if (at >= 0) planes[at * area + s] = 1;
+      if (r.is_waiting(p, s)) planes[waiting * area + s] = 1;
+    }
+    if (p.ep >= 0) planes[ep * area + p.ep] = 1;
+    int k = 0;
+    scalars[k++] = me == kWhite;
+    if (v.castling) {
+      const int my = me == kWhite ? 0 : 2, their = 2 - my;
+      scalars[k++] = (p.castling >> my) & 1;
+      scalars[k++] = (p.castling >> (my + 1)) & 1;
+      scalars[k++] = (p.castling >> their) & 1;
+      scalars[k++] = (p.castling >> (their + 1)) & 1;
+    }
+    for (Color c : {me, them})
+      for (int t = 0; t < types; ++t)
+        if (r.can_be_in_hand(t)) scalars[k++] = p.hand[c][t];
+    if (v.promote_from_pool)
+      for (Color c : {me, them})
+        for (int t = 0; t < types; ++t) scalars[k++] = p.pool[c][t];
+    scalars[k++] = p.start_piece[me];
+    scalars[k++] = p.start_piece[them];
+    if (r.joker() >= 0)
+      for (Color c : {me, them}) {
+        const int power = r.joker_power(p, c);
+        for (int t = 0; t < types; ++t) scalars[k++] = power == t;
+      }
+    if (r.shared() >= 0) {
+      scalars[k++] = p.used[me] == r.shared();
+      scalars[k++] = p.used[them] == r.shared();
+    }
+    scalars[k++] = float(p.joker_streak) / 2.0f;
+    scalars[k++] = float(std::min(repetitions(), 2)) / 2.0f;
+    scalars[k++] = float(std::min<int>(p.rule50, 100)) / 100.0f;
+    scalars[k++] = max_plies_ > 0 ? std::min(1.0f, float(plies()) / float(max_plies_)) : 0.0f;
+  }
 
  private:
   struct Legal {

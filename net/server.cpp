@@ -266,6 +266,28 @@ void InferenceServer::reset_stats() {
 
 int InferenceServer::generation() const { return impl_->generation; }
 
+double InferenceServer::measure_evals_per_s(int batch, double seconds) {
+  Impl& s = *impl_;
+  double rate = 0.0;
+  std::thread worker([&] {
+    at::set_num_threads(s.config.threads_per_worker);
+    c10::InferenceMode guard;
+    const torch::Tensor x = torch::rand({batch, s.spec.channels(), s.spec.height, s.spec.width}).to(s.device);
+    for (int i = 0; i < 2; ++i) s.model->forward(x);
+    int iters = 0;
+    double elapsed = 0.0;
+    const auto start = std::chrono::steady_clock::now();
+    while (elapsed < seconds || iters < 3) {
+      s.model->forward(x).first.to(torch::kCPU);
+      ++iters;
+      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    rate = batch * iters / elapsed;
+  });
+  worker.join();
+  return rate;
+}
+
 const ModelIdentity& InferenceServer::identity() const { return impl_->model->identity; }
 
 }  // namespace vzero

@@ -51,6 +51,9 @@ class InferenceServer : public Evaluator {
   ServerStats stats() const;
   void reset_stats();
   int generation() const;  // of the checkpoint (0 for a fresh model)
+  // Network evaluations/s on random inputs of this batch size, run on a
+  // thread laid out like a worker (the ceiling self-play is measured against).
+  double measure_evals_per_s(int batch, double seconds);
   const ModelIdentity& identity() const;
 
   struct Impl;

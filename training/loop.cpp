@@ -62,18 +62,24 @@ ShardMeta meta_for(const Game& game, const RunConfig& config, int generation) {
   return m;
 }
 
+// The resolved config without the number of generations, which a restart may raise.
+std::string identity_of(const std::string& resolved) {
+  std::istringstream in(resolved);
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.rfind("generations = ", 0) != 0) out += line + "\n";
+  return out;
+}
+
 // Prepares the run folder: checks or writes the resolved config.
 void prepare_run_dir(const RunConfig& config, const fs::path& dir) {
   fs::create_directories(dir / "shards");
   fs::create_directories(dir / "models");
   const fs::path cfg = dir / "config.toml";
-  if (fs::exists(cfg)) {
-    if (read_file(cfg) != config.resolved)
-      throw Error("run folder '" + dir.string() + "' holds a run of another config (" + cfg.string() +
-                  "); use a new folder or the same config");
-  } else {
-    write_file(cfg, config.resolved);
-  }
+  if (fs::exists(cfg) && identity_of(read_file(cfg)) != identity_of(config.resolved))
+    throw Error("run folder '" + dir.string() + "' holds a run of another config (" + cfg.string() +
+                "); use a new folder or the same config");
+  write_file(cfg, config.resolved);
 }
 
 const char* kColumns =
@@ -146,7 +152,8 @@ std::string net_spec(const std::string& path, int visits) {
 
 }  // namespace
 
-TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, std::ostream& log) {
+TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, std::ostream& log,
+                          int64_t new_positions) {
   const Game& game = game_by_id(config.variant);
   const fs::path dir(run_dir);
   prepare_run_dir(config, dir);
@@ -158,9 +165,10 @@ TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, s
   int64_t target = 0;
   if (fs::exists(target_file)) target = std::stoll(read_file(target_file));
   if (target <= trainer.step()) {
+    const double fresh = new_positions > 0 ? double(new_positions) : double(window.train.size());
     const int steps = config.train.steps > 0
                           ? config.train.steps
-                          : std::max(1, int(config.train.sample_reuse * window.train.size() / config.train.batch_size));
+                          : std::max(1, int(config.train.sample_reuse * fresh / config.train.batch_size));
     target = trainer.step() + steps;
     write_file(target_file, std::to_string(target));
   }
@@ -233,7 +241,7 @@ void run_loop(const RunConfig& config, const std::string& run_dir, std::ostream&
         << int(sp.positions_per_s()) << " pos/s" << std::endl;
 
     // 2. Train (resuming the continuous trainer), then keep the result as generation g.
-    const TrainOutcome trained = run_training(config, run_dir, log);
+    const TrainOutcome trained = run_training(config, run_dir, log, sp.positions);
     const Validation& v = trained.validation;
     {
       Trainer t(game, config, train.string());

@@ -22,8 +22,10 @@ struct TrainOutcome {
   std::string line;       // a one-line summary
 };
 
-// Trains the model of run_dir/models/train.pt (or a fresh one) on run_dir/shards
-// for the configured steps, resuming an interrupted run exactly.
-TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, std::ostream& log);
+// Trains the model of run_dir/models/train.pt (or a fresh one) on run_dir/shards,
+// resuming an interrupted run exactly. Steps: train.steps if set, else
+// sample_reuse * new_positions / batch_size (new_positions 0: the whole window).
+TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, std::ostream& log,
+                          int64_t new_positions = 0);
 
 }  // namespace vzero

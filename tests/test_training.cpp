@@ -1,0 +1,158 @@
+// Training tests: the loss goes down on a fixed dataset, a killed and resumed
+// training ends where an uninterrupted one does, configs reject bad keys.
+#include "net/checkpoint.h"
+#include "training/loop.h"
+#include "training/trainer.h"
+
+#undef CHECK  // glog's, through LibTorch; Catch's must win
+#include <catch.hpp>
+
+#include <csignal>
+#include <filesystem>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include "game/error.h"
+#include "mcts/evaluators.h"
+#include "selfplay/selfplay.h"
+
+using namespace vzero;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("vzero-train-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d / "shards");
+  return d;
+}
+
+RunConfig tiny_config(int steps) {
+  std::ostringstream text;
+  text << "variant = \"attrition\"\nseed = 3\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n"
+       << "[train]\nbatch_size = 32\nsteps = " << steps << "\nthreads = 1\nlr_warmup_steps = 5\nholdout_fraction = 0.2\n";
+  return parse_run_config(text.str(), "test config");
+}
+
+// Writes a few self-play games into dir/shards.
+void make_shards(const fs::path& dir, const RunConfig& config) {
+  const Game& game = game_by_id("attrition");
+  RolloutEvaluator eval(1);
+  SelfplayJob job;
+  job.game = &game;
+  job.selfplay.games = 30;
+  job.selfplay.parallel_games = 2;
+  job.selfplay.games_per_shard = 10;
+  job.selfplay.full_visits = 48;
+  job.selfplay.fast_visits = 8;
+  job.search.root_noise = true;
+  job.evaluator = &eval;
+  const EncodingSpec& e = game.encoding();
+  job.meta.variant = game.id();
+  job.meta.rules_hash = game.variant().hash;
+  job.meta.encoding_hash = encoding_hash(game);
+  job.meta.config_hash = config.hash;
+  job.meta.planes = e.planes;
+  job.meta.scalars = e.scalars;
+  job.meta.height = e.height;
+  job.meta.width = e.width;
+  job.meta.num_actions = game.num_actions();
+  job.meta.players = game.num_players();
+  job.out_dir = (dir / "shards").string();
+  run_selfplay(job);
+}
+
+// Every parameter and buffer of two checkpoints are equal.
+bool same_weights(const std::string& a, const std::string& b) {
+  Checkpoint x = load_checkpoint(a), y = load_checkpoint(b);
+  if (x.step != y.step) return false;
+  auto px = x.model->named_parameters(), py = y.model->named_parameters();
+  for (const auto& p : px)
+    if (!torch::equal(p.value(), py[p.key()])) return false;
+  auto bx = x.model->named_buffers(), by = y.model->named_buffers();
+  for (const auto& b : bx)
+    if (!torch::equal(b.value(), by[b.key()])) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("training: the loss on a small fixed dataset goes down", "[training]") {
+  const fs::path dir = fresh_dir("loss");
+  const RunConfig config = tiny_config(0);
+  make_shards(dir, config);
+  const Game& game = game_by_id("attrition");
+  const ReplayWindow w = load_window(game, (dir / "shards").string(), 100000, 0.0);
+  REQUIRE(w.train.size() > 200);
+  Trainer t(game, config, "");
+  const Validation before = t.validate(w.train);
+  const TrainReport first = t.train(w, 20);
+  t.train(w, 100);
+  const TrainReport last = t.train(w, 20);
+  const Validation after = t.validate(w.train);
+  CHECK(last.policy_loss + last.value_loss < first.policy_loss + first.value_loss);
+  CHECK(after.policy_loss < before.policy_loss);
+  CHECK(after.value_mse < before.value_mse);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("training: a killed and resumed training ends where an uninterrupted one does", "[training]") {
+  const RunConfig config = tiny_config(120);
+  const fs::path whole = fresh_dir("whole"), killed = fresh_dir("killed");
+  make_shards(whole, config);
+  fs::copy(whole / "shards", killed / "shards", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  std::ostringstream quiet;
+  run_training(config, whole.string(), quiet);
+
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    std::ostringstream sink;
+    run_training(config, killed.string(), sink);
+    _exit(0);
+  }
+  // Kill once the first periodic checkpoint is written.
+  const fs::path ckpt = killed / "models" / "train.pt";
+  for (int i = 0; i < 2000 && !fs::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  REQUIRE(fs::exists(ckpt));
+  run_training(config, killed.string(), quiet);  // resumes to the same target step
+  CHECK(same_weights((whole / "models" / "train.pt").string(), ckpt.string()));
+  fs::remove_all(whole);
+  fs::remove_all(killed);
+}
+
+TEST_CASE("run config: defaults, overrides and errors", "[training][config]") {
+  const RunConfig d = parse_run_config("", "empty");
+  CHECK(d.variant == "attrition");
+  CHECK(d.resolved.find("[selfplay]") != std::string::npos);
+  CHECK(d.resolved.find("full_visits = 200") != std::string::npos);
+  // The resolved text reads back to the same config.
+  CHECK(parse_run_config(d.resolved, "resolved").hash == d.hash);
+  CHECK_THROWS_WITH(parse_run_config("[selfplay]\nfull_vists = 3\n", "t"), Catch::Contains("unknown key 'full_vists'"));
+  CHECK_THROWS_WITH(parse_run_config("[trian]\n", "t"), Catch::Contains("unknown key 'trian'"));
+  CHECK_THROWS_WITH(parse_run_config("[train]\nlr = -1\n", "t"), Catch::Contains("lr"));
+  CHECK_THROWS_WITH(parse_run_config("[search]\ncpuct = \"x\"\n", "t"), Catch::Contains("wrong type"));
+  CHECK_THROWS_WITH(parse_run_config("seed = [", "t"), Catch::Contains("t"));
+  const RunConfig o = read_run_config("", {"selfplay.games=7", "variant=\"chess\""});
+  CHECK(o.selfplay.games == 7);
+  CHECK(o.variant == "chess");
+  CHECK_THROWS_AS(read_run_config("", {"selfplay.nothing=1"}), vzero::Error);
+  CHECK_THROWS_AS(read_run_config("/no/such/file.toml"), vzero::Error);
+}
+
+TEST_CASE("configs: every shipped config reads and names a known variant", "[training][config]") {
+  int n = 0;
+  for (const auto& entry : fs::directory_iterator(VZERO_CONFIGS_DIR)) {
+    if (entry.path().extension() != ".toml") continue;
+    INFO(entry.path().string());
+    const RunConfig c = read_run_config(entry.path().string());
+    CHECK_NOTHROW(game_by_id(c.variant));
+    ++n;
+  }
+  CHECK(n >= 12);
+}
