@@ -60,6 +60,19 @@ void add_game_commands(CLI::App& app) {
                 << g.num_actions() << " actions\n";
     }
   });
+  auto enc = std::make_shared<std::string>();
+  CLI::App* encoding = app.add_subcommand("encoding", "The network input layout of a variant (Markdown)");
+  encoding->add_option("--variant,-v", *enc, "Variant id")->required();
+  encoding->callback([enc] {
+    const Game& g = game_by_id(*enc);
+    const EncodingSpec& e = g.encoding();
+    std::cout << "### `" << g.id() << "`: " << e.channels() << " x " << e.height << " x " << e.width << ", "
+              << g.num_actions() << " actions, " << g.num_players() << " values, encoding hash "
+              << std::hex << encoding_hash(g) << std::dec << "\n\n| channel | kind | meaning |\n|---|---|---|\n";
+    for (int i = 0; i < e.planes; ++i) std::cout << "| " << i << " | plane | " << e.plane_names[i] << " |\n";
+    for (int i = 0; i < e.scalars; ++i)
+      std::cout << "| " << e.planes + i << " | scalar | " << e.scalar_names[i] << " |\n";
+  });
   auto o = std::make_shared<PerftOptions>();
   CLI::App* perft = app.add_subcommand("perft", "Count the leaves of the legal action tree");
   perft->add_option("--variant,-v", o->variant, "Variant id")->required();
