@@ -13,23 +13,6 @@
 
 namespace vzero::cli {
 
-ShardMeta shard_meta(const Game& game, const RunConfig& config, int generation) {
-  const EncodingSpec& e = game.encoding();
-  ShardMeta m;
-  m.variant = game.id();
-  m.rules_hash = game.variant().hash;
-  m.encoding_hash = encoding_hash(game);
-  m.config_hash = config.hash;
-  m.planes = e.planes;
-  m.scalars = e.scalars;
-  m.height = e.height;
-  m.width = e.width;
-  m.num_actions = game.num_actions();
-  m.players = game.num_players();
-  m.generation = generation;
-  return m;
-}
-
 std::string selfplay_progress_line(const SelfplayStats& s, int total, const InferenceServer* server) {
   char buf[300];
   int n = std::snprintf(buf, sizeof buf, "games %d/%d positions %lld pos/s %.1f evals/s %.0f", s.games, total,
@@ -77,7 +60,7 @@ void run_selfplay_command(const SelfplayOptions& o) {
   job.search = config.search;
   job.search.root_noise = true;
   job.evaluator = evaluator;
-  job.meta = shard_meta(game, config, generation);
+  job.meta = shard_meta_for(game, config.hash, generation);
   job.out_dir = o.out;
   job.file_prefix = "selfplay-g" + std::to_string(generation);
   job.seed = config.seed;
@@ -118,7 +101,7 @@ void bench_selfplay(const SelfplayOptions& o) {
   job.search = config.search;
   job.search.root_noise = true;
   job.evaluator = &server;
-  job.meta = shard_meta(game, config, 0);
+  job.meta = shard_meta_for(game, config.hash, 0);
   job.out_dir = out.string();
   job.seed = config.seed;
   server.reset_stats();

@@ -73,16 +73,35 @@ std::vector<double> AttritionState::heuristic_values() const {
                      __builtin_popcountll(targets & all_knights & ~pos_.knights[s]);
     }
   }
-  double mean = 0.0;
-  for (int s = 0; s < n; ++s) mean += mobility[s];
-  mean /= n;
-  std::vector<double> values(n);
-  for (int s = 0; s < n; ++s) values[s] = std::tanh((mobility[s] - mean) / 3.0);
-  // Centre again so that the values sum to zero after the squashing.
+  // Seats already out have their final return (by the order they went out,
+  // as returns() ranks them); the others share the rest by mobility.
+  std::vector<double> values(n, 0.0);
+  double taken = 0.0, mean = 0.0;
+  for (int i = 0; i < pos_.n_out; ++i) {
+    const int seat = pos_.out_seat[i];
+    values[seat] = n == 2 ? -1.0 : double(2 * i - (n - 1)) / (n - 1);
+    taken += values[seat];
+  }
+  const int alive = n - pos_.n_out;
+  if (alive == 0) return values;
+  for (int s = 0; s < n; ++s)
+    if (!pos_.is_out(s)) mean += mobility[s] / alive;
+  // Alive seats: a common share of what the seats out left, plus centred
+  // mobility deviations scaled down just enough to stay within [-1, 1].
+  const double share = -taken / alive;
+  std::vector<double> dev(n, 0.0);
   double centre = 0.0;
-  for (double x : values) centre += x;
-  centre /= n;
-  for (double& x : values) x = std::clamp(x - centre, -1.0, 1.0);
+  for (int s = 0; s < n; ++s)
+    if (!pos_.is_out(s)) centre += (dev[s] = std::tanh((mobility[s] - mean) / 3.0)) / alive;
+  double scale = 1.0;
+  for (int s = 0; s < n; ++s) {
+    if (pos_.is_out(s)) continue;
+    dev[s] -= centre;
+    if (dev[s] > 0) scale = std::min(scale, (1.0 - share) / dev[s]);
+    if (dev[s] < 0) scale = std::min(scale, (-1.0 - share) / dev[s]);
+  }
+  for (int s = 0; s < n; ++s)
+    if (!pos_.is_out(s)) values[s] = share + scale * dev[s];
   return values;
 }
 

@@ -37,6 +37,23 @@ SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig c) {
   return c;
 }
 
+ShardMeta shard_meta_for(const Game& game, uint64_t config_hash, int generation) {
+  const EncodingSpec& e = game.encoding();
+  ShardMeta m;
+  m.variant = game.id();
+  m.rules_hash = game.variant().hash;
+  m.encoding_hash = encoding_hash(game);
+  m.config_hash = config_hash;
+  m.planes = e.planes;
+  m.scalars = e.scalars;
+  m.height = e.height;
+  m.width = e.width;
+  m.num_actions = game.num_actions();
+  m.players = game.num_players();
+  m.generation = generation;
+  return m;
+}
+
 namespace {
 
 double uniform(uint64_t& rng) { return double(splitmix64(rng) >> 11) * 0x1.0p-53; }

@@ -59,6 +59,9 @@ struct SelfplayJob {
   double progress_seconds = 2.0;
 };
 
+// The identity of the shards of a game's self-play (config_hash: of the resolved run config).
+ShardMeta shard_meta_for(const Game& game, uint64_t config_hash, int generation);
+
 // Plays job.selfplay.games games and writes them; returns what happened.
 SelfplayStats run_selfplay(const SelfplayJob& job);
 

@@ -26,6 +26,25 @@ expect_error perft --variant chess --moves "e2e5" --depth 1
 expect_error perft --variant chess --moves "e2e4 zz" --depth 1
 expect_error perft --variant chess
 expect_error nonesuch
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'variant = "chess"\n[search]\nsimz = 3\n' > "$tmp/typo.toml"
+printf 'not a checkpoint' > "$tmp/bad.pt"
+expect_error arena --variant nonesuch --a random --b random --games 2
+expect_error arena --variant chess --a mcts:sims=0 --b random --games 2
+expect_error arena --variant chess --a wizard --b random --games 2
+expect_error selfplay --variant nonesuch --games 1 --out "$tmp/sp"
+expect_error selfplay --config "$tmp/typo.toml" --games 1 --out "$tmp/sp"
+expect_error selfplay --config "$tmp/missing.toml" --games 1 --out "$tmp/sp"
+expect_error selfplay --variant attrition --model "$tmp/bad.pt" --games 1 --out "$tmp/sp"
+expect_error selfplay --variant attrition --set selfplay.full_visits=-5 --games 1 --out "$tmp/sp"
+expect_error export --variant chess --model "$tmp/bad.pt" --out "$tmp/x.ts"
+expect_error export --variant chess --format onnx --out "$tmp/x.ts"
+expect_error train --config "$tmp/typo.toml" --run-dir "$tmp/run"
+expect_error train --run-dir "$tmp/empty-run"
+expect_error bench nn --variant chess --device cuda:7
+expect_ok arena --variant attrition --a mcts:sims=20 --b random --games 2
+expect_ok encoding --variant world
 expect_ok perft --variant chess --depth 2 --divide
 expect_ok perft --variant chess --moves "e2e4 e7e5 g1f3" --depth 2
 expect_ok variants

@@ -26,21 +26,6 @@ fs::path fresh_dir(const std::string& name) {
   return d;
 }
 
-ShardMeta meta_of(const Game& game) {
-  const EncodingSpec& e = game.encoding();
-  ShardMeta m;
-  m.variant = game.id();
-  m.rules_hash = game.variant().hash;
-  m.encoding_hash = encoding_hash(game);
-  m.planes = e.planes;
-  m.scalars = e.scalars;
-  m.height = e.height;
-  m.width = e.width;
-  m.num_actions = game.num_actions();
-  m.players = game.num_players();
-  return m;
-}
-
 SelfplayJob small_job(const Game& game, Evaluator& eval, const fs::path& dir, int games) {
   SelfplayJob job;
   job.game = &game;
@@ -53,7 +38,7 @@ SelfplayJob small_job(const Game& game, Evaluator& eval, const fs::path& dir, in
   job.search.root_noise = true;
   job.search.temperature_plies = 4;
   job.evaluator = &eval;
-  job.meta = meta_of(game);
+  job.meta = shard_meta_for(game, 0, 0);
   job.out_dir = dir.string();
   job.seed = 5;
   return job;

@@ -50,17 +50,7 @@ void make_shards(const fs::path& dir, const RunConfig& config) {
   job.selfplay.fast_visits = 8;
   job.search.root_noise = true;
   job.evaluator = &eval;
-  const EncodingSpec& e = game.encoding();
-  job.meta.variant = game.id();
-  job.meta.rules_hash = game.variant().hash;
-  job.meta.encoding_hash = encoding_hash(game);
-  job.meta.config_hash = config.hash;
-  job.meta.planes = e.planes;
-  job.meta.scalars = e.scalars;
-  job.meta.height = e.height;
-  job.meta.width = e.width;
-  job.meta.num_actions = game.num_actions();
-  job.meta.players = game.num_players();
+  job.meta = shard_meta_for(game, config.hash, 0);
   job.out_dir = (dir / "shards").string();
   run_selfplay(job);
 }

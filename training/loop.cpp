@@ -45,23 +45,6 @@ std::string model_path(const fs::path& dir, int generation) {
   return (dir / "models" / name).string();
 }
 
-ShardMeta meta_for(const Game& game, const RunConfig& config, int generation) {
-  const EncodingSpec& e = game.encoding();
-  ShardMeta m;
-  m.variant = game.id();
-  m.rules_hash = game.variant().hash;
-  m.encoding_hash = encoding_hash(game);
-  m.config_hash = config.hash;
-  m.planes = e.planes;
-  m.scalars = e.scalars;
-  m.height = e.height;
-  m.width = e.width;
-  m.num_actions = game.num_actions();
-  m.players = game.num_players();
-  m.generation = generation;
-  return m;
-}
-
 // The resolved config without the number of generations, which a restart may raise.
 std::string identity_of(const std::string& resolved) {
   std::istringstream in(resolved);
@@ -224,7 +207,7 @@ void run_loop(const RunConfig& config, const std::string& run_dir, std::ostream&
     job.search = config.search;
     job.search.root_noise = true;
     job.evaluator = evaluator;
-    job.meta = meta_for(game, config, current);
+    job.meta = shard_meta_for(game, config.hash, current);
     job.out_dir = (dir / "shards").string();
     job.file_prefix = "gen" + std::to_string(g);
     job.seed = config.seed * 1000003 + uint64_t(g);
