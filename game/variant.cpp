@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include "game/error.h"
+#include "game/toml_reader.h"
 
 namespace vzero {
 
@@ -42,64 +43,7 @@ int Variant::pawn_type() const {
 
 namespace {
 
-// Reads typed keys from one TOML table and rejects the keys nobody read.
-class TableReader {
- public:
-  TableReader(const toml::table& t, std::string where) : t_(t), where_(std::move(where)) {}
-
-  template <class T>
-  T get(const std::string& key, T fallback) {
-    read_.insert(key);
-    const toml::node* n = t_.get(key);
-    if (!n) return fallback;
-    if constexpr (std::is_same_v<T, bool>) {
-      if (auto v = n->value<bool>()) return *v;
-    } else if constexpr (std::is_integral_v<T>) {
-      if (auto v = n->value<int64_t>()) {
-        if (*v < -1000000 || *v > 1000000) fail(key, "out of range");
-        return T(*v);
-      }
-    } else {
-      if (auto v = n->value<std::string>()) return *v;
-    }
-    fail(key, "has the wrong type");
-    return fallback;
-  }
-  int get_range(const std::string& key, int fallback, int lo, int hi) {
-    const int v = get<int>(key, fallback);
-    if (v < lo || v > hi)
-      fail(key, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    return v;
-  }
-  const toml::table* table(const std::string& key) {
-    read_.insert(key);
-    const toml::node* n = t_.get(key);
-    if (!n) return nullptr;
-    if (!n->is_table()) fail(key, "must be a table");
-    return n->as_table();
-  }
-  const toml::array* array(const std::string& key) {
-    read_.insert(key);
-    const toml::node* n = t_.get(key);
-    if (!n) return nullptr;
-    if (!n->is_array()) fail(key, "must be an array");
-    return n->as_array();
-  }
-  // Throws if the table holds a key that no get() asked for.
-  void finish() const {
-    for (const auto& [k, v] : t_)
-      if (!read_.count(std::string(k.str())))
-        throw Error(where_ + ": unknown key '" + std::string(k.str()) + "'");
-  }
-  [[noreturn]] void fail(const std::string& key, const std::string& why) const {
-    throw Error(where_ + ": key '" + key + "' " + why);
-  }
-
- private:
-  const toml::table& t_;
-  std::string where_;
-  std::set<std::string> read_;
-};
+using TableReader = TomlReader;
 
 int file_index(const std::string& s, int files, const std::string& where) {
   if (s.size() != 1 || s[0] < 'a' || s[0] >= 'a' + files)

@@ -14,6 +14,7 @@
 #include "net/export.h"
 #include "net/model.h"
 #include "net/server.h"
+#include "test_util.h"
 
 // glog (through LibTorch) defines CHECK; Catch's must win.
 #undef CHECK
@@ -24,13 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh temporary directory for one test.
-fs::path temp_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("vzero-test-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
 
 // Positions along a seeded random game (the start included).
 std::vector<std::unique_ptr<GameState>> sample_states(const Game& game, int n, uint64_t seed) {
@@ -95,7 +89,7 @@ TEST_CASE("net: policy output is the action space, values one per seat", "[net]"
 }
 
 TEST_CASE("net: a checkpoint loads back exactly, and a wrong or damaged one is refused", "[net]") {
-  const fs::path dir = temp_dir("ckpt");
+  const fs::path dir = vzero::testing::temp_dir("net-ckpt");
   const Game& game = game_by_id("attrition");
   PolicyValueNet m = small_model(game);
   const std::string path = (dir / "m.pt").string();
@@ -143,7 +137,7 @@ TEST_CASE("net: a checkpoint loads back exactly, and a wrong or damaged one is r
 }
 
 TEST_CASE("net: the TorchScript export matches the model in C++ and in Python", "[net][export]") {
-  const fs::path dir = temp_dir("export");
+  const fs::path dir = vzero::testing::temp_dir("net-export");
   for (const char* id : {"chess", "attrition-3p"}) {
     const Game& game = game_by_id(id);
     PolicyValueNet m = small_model(game, 7);
@@ -174,7 +168,7 @@ TEST_CASE("net: the TorchScript export matches the model in C++ and in Python", 
 
 TEST_CASE("net: the server answers each of many threads with its own results", "[net][server]") {
   const Game& game = game_by_id("chess");
-  const fs::path dir = temp_dir("server");
+  const fs::path dir = vzero::testing::temp_dir("net-server");
   PolicyValueNet m = small_model(game, 11);
   const std::string path = (dir / "m.pt").string();
   save_checkpoint(path, m, 0, 0);

@@ -14,26 +14,14 @@
 
 using vzero::testing::play;
 using vzero::testing::texts;
+using vzero::testing::starting;
+using vzero::testing::has;
 using Moves = std::vector<std::string>;
 
 namespace {
 
 std::unique_ptr<vzero::GameState> parachute(const std::string& fen = "") {
   return vzero::game_by_id("parachute").new_state(fen);
-}
-
-// The legal actions whose text starts with prefix ("d4", "Q@"), sorted.
-Moves starting(const vzero::GameState& s, const std::string& prefix) {
-  Moves out;
-  for (const std::string& m : texts(s))
-    if (m.rfind(prefix, 0) == 0) out.push_back(m);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-bool has(const vzero::GameState& s, const std::string& action) {
-  const Moves all = texts(s);
-  return std::find(all.begin(), all.end(), action) != all.end();
 }
 
 const Moves kAround = {"d4c3", "d4c4", "d4c5", "d4d3", "d4d5", "d4e3", "d4e4", "d4e5"};

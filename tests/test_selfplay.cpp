@@ -13,18 +13,13 @@
 #include "mcts/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/shard.h"
+#include "test_util.h"
 
 using namespace vzero;
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("vzero-sp-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
 
 SelfplayJob small_job(const Game& game, Evaluator& eval, const fs::path& dir, int games) {
   SelfplayJob job;
@@ -58,7 +53,7 @@ std::vector<GameRecord> all_games(const fs::path& dir, std::vector<Sample>* samp
 }  // namespace
 
 TEST_CASE("selfplay: the shards hold every game and sample, replayable from the record", "[selfplay]") {
-  const fs::path dir = fresh_dir("roundtrip");
+  const fs::path dir = vzero::testing::temp_dir("sp-roundtrip");
   for (const char* id : {"attrition", "attrition-3p", "chess"}) {
     const Game& game = game_by_id(id);
     fs::remove_all(dir);
@@ -105,7 +100,7 @@ TEST_CASE("selfplay: the same seed gives the same games with one thread", "[self
   const Game& game = game_by_id("attrition");
   std::vector<std::vector<GameRecord>> runs;
   for (int rep = 0; rep < 2; ++rep) {
-    const fs::path dir = fresh_dir("seed" + std::to_string(rep));
+    const fs::path dir = vzero::testing::temp_dir("sp-seed" + std::to_string(rep));
     RolloutEvaluator eval(3);
     run_selfplay(small_job(game, eval, dir, 5));
     runs.push_back(all_games(dir));
@@ -121,7 +116,7 @@ TEST_CASE("selfplay: the same seed gives the same games with one thread", "[self
 }
 
 TEST_CASE("selfplay: a run killed with SIGKILL leaves only complete shards", "[selfplay]") {
-  const fs::path dir = fresh_dir("kill");
+  const fs::path dir = vzero::testing::temp_dir("sp-kill");
   const Game& game = game_by_id("attrition");
   const pid_t child = fork();
   REQUIRE(child >= 0);

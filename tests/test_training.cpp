@@ -17,6 +17,7 @@
 #include "game/error.h"
 #include "mcts/evaluators.h"
 #include "selfplay/selfplay.h"
+#include "test_util.h"
 
 using namespace vzero;
 namespace fs = std::filesystem;
@@ -24,8 +25,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("vzero-train-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
+  const fs::path d = vzero::testing::temp_dir("train-" + name);
   fs::create_directories(d / "shards");
   return d;
 }

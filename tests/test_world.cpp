@@ -10,6 +10,8 @@
 
 using vzero::testing::play;
 using vzero::testing::texts;
+using vzero::testing::starting;
+using vzero::testing::has;
 using Moves = std::vector<std::string>;
 
 namespace {
@@ -18,19 +20,6 @@ std::unique_ptr<vzero::GameState> world(const std::string& fen = "") {
   return vzero::game_by_id("world").new_state(fen);
 }
 
-// The legal actions whose text starts with prefix ("e4", "L@"), sorted.
-Moves starting(const vzero::GameState& s, const std::string& prefix) {
-  Moves out;
-  for (const std::string& m : texts(s))
-    if (m.rfind(prefix, 0) == 0) out.push_back(m);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-bool has(const vzero::GameState& s, const std::string& action) {
-  const Moves all = texts(s);
-  return std::find(all.begin(), all.end(), action) != all.end();
-}
 
 }  // namespace
 
