@@ -27,6 +27,34 @@ void expand_input(const EncodingSpec& spec, const uint8_t* planes, const float* 
   for (int s = 0; s < spec.scalars; ++s) std::fill_n(out + (spec.planes + s) * area, area, scalars[s]);
 }
 
+void add_castling_scalars(EncodingSpec& e) {
+  for (const char* c : {"my kingside castling", "my queenside castling", "their kingside castling",
+                        "their queenside castling"})
+    e.add_scalar(c);
+}
+
+int write_castling_scalars(uint8_t rights, bool white_to_act, float* out) {
+  const int mine = white_to_act ? 0 : 2, theirs = 2 - mine;
+  out[0] = (rights >> mine) & 1;
+  out[1] = (rights >> (mine + 1)) & 1;
+  out[2] = (rights >> theirs) & 1;
+  out[3] = (rights >> (theirs + 1)) & 1;
+  return 4;
+}
+
+void add_clock_scalars(EncodingSpec& e) {
+  e.add_scalar("repetitions (0, 0.5, 1)");
+  e.add_scalar("fifty-move counter / 100");
+  e.add_scalar("plies / length cap");
+}
+
+int write_clock_scalars(int repetitions, int rule50, int plies, int max_plies, float* out) {
+  out[0] = float(std::min(repetitions, 2)) / 2.0f;
+  out[1] = float(std::min(rule50, 100)) / 100.0f;
+  out[2] = max_plies > 0 ? std::min(1.0f, float(plies) / float(max_plies)) : 0.0f;
+  return 3;
+}
+
 void GameState::encode(uint8_t*, float*) const {
   throw Error("variant '" + game().id() + "' has no network encoding");
 }
@@ -50,14 +78,9 @@ EncodingSpec chess_encoding(const Variant& v) {
     e.add_scalar("colour to move is mine");
     for (const char* m : {"move 1 of turn", "move 2 of turn", "move 3 of turn"}) e.add_scalar(m);
   }
-  if (v.castling)
-    for (const char* c : {"my kingside castling", "my queenside castling", "their kingside castling",
-                          "their queenside castling"})
-      e.add_scalar(c);
+  if (v.castling) add_castling_scalars(e);
   if (v.hook == "ascending") e.add_scalar("successor to name");
-  e.add_scalar("repetitions (0, 0.5, 1)");
-  e.add_scalar("fifty-move counter / 100");
-  e.add_scalar("plies / length cap");
+  add_clock_scalars(e);
   return e;
 }
 
@@ -90,17 +113,9 @@ void ChessState::encode(uint8_t* planes, float* scalars) const {
     scalars[k++] = pos_.side_to_move() == me;
     for (int phase = 0; phase < 3; ++phase) scalars[k++] = pos_.phase() == phase;
   }
-  if (v.castling) {
-    const int mine = me == kWhite ? 0 : 2, theirs = 2 - mine;
-    scalars[k++] = (st.castling >> mine) & 1;
-    scalars[k++] = (st.castling >> (mine + 1)) & 1;
-    scalars[k++] = (st.castling >> theirs) & 1;
-    scalars[k++] = (st.castling >> (theirs + 1)) & 1;
-  }
+  if (v.castling) k += write_castling_scalars(st.castling, me == kWhite, scalars + k);
   if (v.hook == "ascending") scalars[k++] = pos_.succession_pending();
-  scalars[k++] = float(std::min(pos_.repetitions(), 2)) / 2.0f;
-  scalars[k++] = float(std::min(pos_.rule50(), 100)) / 100.0f;
-  scalars[k++] = max_plies_ > 0 ? std::min(1.0f, float(pos_.plies_played()) / float(max_plies_)) : 0.0f;
+  write_clock_scalars(pos_.repetitions(), pos_.rule50(), pos_.plies_played(), max_plies_, scalars + k);
 }
 
 // ---- attrition ----

@@ -26,6 +26,16 @@ struct EncodingSpec {
   void add_scalar(const std::string& name) { scalar_names.push_back(name), ++scalars; }
 };
 
+// The castling scalars of chess-like encodings: my kingside, my queenside,
+// their kingside, their queenside.
+void add_castling_scalars(EncodingSpec& e);
+// Writes them from rights bits (0 White kingside, 1 White queenside, 2/3 Black)
+// for the player to act; returns how many were written.
+int write_castling_scalars(uint8_t rights, bool white_to_act, float* out);
+// The clock scalars closing chess-like encodings: repetitions, fifty-move counter, plies / cap.
+void add_clock_scalars(EncodingSpec& e);
+int write_clock_scalars(int repetitions, int rule50, int plies, int max_plies, float* out);
+
 // A hash of the encoding (version, shape, names) and of the action map (every action's text).
 uint64_t encoding_hash(const Game& game);
 

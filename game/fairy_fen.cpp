@@ -5,20 +5,10 @@
 
 #include "game/error.h"
 #include "game/fairy_rules.h"
+#include "game/fen_text.h"
 
 namespace vzero {
 namespace {
-
-// A non-negative decimal number no larger than `max`, or -1.
-long parse_number(const std::string& s, long max) {
-  if (s.empty() || s.size() > 9) return -1;
-  long v = 0;
-  for (char c : s) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
-    v = v * 10 + (c - '0');
-  }
-  return v <= max ? v : -1;
-}
 
 char upper(char c) { return char(std::toupper(static_cast<unsigned char>(c))); }
 
@@ -32,9 +22,7 @@ class FairyFen {
     const Geometry& g = r.g_;
     const auto fail = [&](const std::string& why) -> void { throw Error("bad FEN '" + fen + "': " + why); };
     FairyPos p;
-    std::istringstream in(fen);
-    std::vector<std::string> f;
-    for (std::string tok; in >> tok;) f.push_back(tok);
+    std::vector<std::string> f = fen_fields(fen);
     if (f.empty()) fail("empty");
     // Board and hands.
     std::string board = f[0], hand;
@@ -44,40 +32,12 @@ class FairyFen {
       hand = board.substr(open + 1, board.size() - open - 2);
       board.resize(open);
     }
-    std::vector<std::string> rows(1);
-    for (char c : board) {
-      if (c == '/') rows.emplace_back();
-      else rows.back().push_back(c);
-    }
-    if (int(rows.size()) != g.ranks)
-      fail("expected " + std::to_string(g.ranks) + " ranks, found " + std::to_string(rows.size()));
-    for (int i = 0; i < g.ranks; ++i) {
-      const int rank = g.ranks - 1 - i;
-      int file = 0;
-      const std::string& row = rows[i];
-      for (size_t j = 0; j < row.size(); ++j) {
-        const char c = row[j];
-        if (std::isdigit(static_cast<unsigned char>(c))) {
-          size_t k = j;
-          while (k < row.size() && std::isdigit(static_cast<unsigned char>(row[k]))) ++k;
-          const long n = c == '0' ? -1 : parse_number(row.substr(j, k - j), g.files);
-          if (n <= 0) fail("bad empty-square count in rank " + std::to_string(rank + 1));
-          file += int(n);
-          j = k - 1;
-        } else {
-          const int type = std::isalpha(static_cast<unsigned char>(c)) ? v.type_of_letter(c) : -1;
-          if (type < 0) fail(std::string("unknown piece '") + c + "'");
-          if (file >= g.files) fail("rank " + std::to_string(rank + 1) + " is too long");
-          const bool shared = v.pieces[type].shared;
-          if (shared && c != upper(c)) fail("the shared piece is written upper case");
-          const Color color = shared ? kNeutral : std::isupper(static_cast<unsigned char>(c)) ? kWhite : kBlack;
-          r.put(p, make_piece(color, type), g.square(file, rank));
-          ++file;
-        }
-        if (file > g.files) fail("rank " + std::to_string(rank + 1) + " is too long");
-      }
-      if (file != g.files) fail("rank " + std::to_string(rank + 1) + " is too short");
-    }
+    read_board_field(board, v, g, [&](char c, int type, int square) {
+      const bool shared = v.pieces[type].shared;
+      if (shared && c != upper(c)) fail("the shared piece is written upper case");
+      const Color color = shared ? kNeutral : std::isupper(static_cast<unsigned char>(c)) ? kWhite : kBlack;
+      r.put(p, make_piece(color, type), square);
+    }, fail);
     for (char c : hand) {
       const int type = std::isalpha(static_cast<unsigned char>(c)) ? v.type_of_letter(c) : -1;
       if (type < 0) fail(std::string("unknown piece '") + c + "' in hand");
@@ -137,12 +97,9 @@ class FairyFen {
       p.ep = int8_t(s);
     }
     // Counters.
-    const long rule50 = f.size() > 4 ? parse_number(f[4], 10000) : 0;
-    if (rule50 < 0) fail("bad halfmove clock '" + f[4] + "'");
-    const long fullmove = f.size() > 5 ? parse_number(f[5], 100000) : 1;
-    if (fullmove < 0) fail("bad fullmove number '" + f[5] + "'");
-    p.rule50 = uint16_t(rule50);
-    p.game_ply = 2 * int(std::max(1L, fullmove) - 1) + (p.stm == kBlack);
+    const FenClocks clocks = read_clocks(f, p.stm == kBlack, fail);
+    p.rule50 = uint16_t(clocks.rule50);
+    p.game_ply = clocks.game_ply;
     // The engine's own fields.
     bool seen_pool = false, seen_start = false, seen_last = false, seen_streak = false;
     for (size_t i = 6; i < f.size(); ++i) {
@@ -181,7 +138,7 @@ class FairyFen {
           p.used[c] = int8_t(type);
         }
       } else if (v.joker_max_streak && field("streak", seen_streak)) {
-        const long n = parse_number(tok.substr(7), v.joker_max_streak);
+        const long n = parse_count(tok.substr(7), v.joker_max_streak);
         if (n <= 0) fail("bad field '" + tok + "'");
         p.joker_streak = uint8_t(n);
       } else {
@@ -263,7 +220,7 @@ class FairyFen {
     if (text.size() < 2 || text.size() > 3) return -1;
     const int file = text[0] - 'a';
     if (file < 0 || file >= g.files || text[1] == '0') return -1;
-    const long rank = parse_number(text.substr(1), 99);
+    const long rank = parse_count(text.substr(1), 99);
     if (rank < 1 || rank > g.ranks) return -1;
     return g.square(file, int(rank) - 1);
   }

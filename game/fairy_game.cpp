@@ -103,10 +103,7 @@ EncodingSpec fairy_encoding(const FairyRules& r) {
   e.add_plane("waiting pawns");
   e.add_plane("en passant square");
   e.add_scalar("white to act");
-  if (v.castling)
-    for (const char* c : {"my kingside castling", "my queenside castling", "their kingside castling",
-                          "their queenside castling"})
-      e.add_scalar(c);
+  if (v.castling) add_castling_scalars(e);
   for (const char* side : {"my", "their"})
     for (size_t t = 0; t < v.pieces.size(); ++t)
       if (r.can_be_in_hand(int(t))) e.add_scalar(std::string(side) + " hand: " + v.pieces[t].name);
@@ -123,9 +120,7 @@ EncodingSpec fairy_encoding(const FairyRules& r) {
     e.add_scalar("their last action moved the shared piece");
   }
   e.add_scalar("joker streak / 2");
-  e.add_scalar("repetitions (0, 0.5, 1)");
-  e.add_scalar("fifty-move counter / 100");
-  e.add_scalar("plies / length cap");
+  add_clock_scalars(e);
   return e;
 }
 
@@ -236,13 +231,7 @@ class FairyState : public GameState {
     if (p.ep >= 0) planes[ep * area + p.ep] = 1;
     int k = 0;
     scalars[k++] = me == kWhite;
-    if (v.castling) {
-      const int my = me == kWhite ? 0 : 2, their = 2 - my;
-      scalars[k++] = (p.castling >> my) & 1;
-      scalars[k++] = (p.castling >> (my + 1)) & 1;
-      scalars[k++] = (p.castling >> their) & 1;
-      scalars[k++] = (p.castling >> (their + 1)) & 1;
-    }
+    if (v.castling) k += write_castling_scalars(p.castling, me == kWhite, scalars + k);
     for (Color c : {me, them})
       for (int t = 0; t < types; ++t)
         if (r.can_be_in_hand(t)) scalars[k++] = p.hand[c][t];
@@ -261,9 +250,7 @@ class FairyState : public GameState {
       scalars[k++] = p.used[them] == r.shared();
     }
     scalars[k++] = float(p.joker_streak) / 2.0f;
-    scalars[k++] = float(std::min(repetitions(), 2)) / 2.0f;
-    scalars[k++] = float(std::min<int>(p.rule50, 100)) / 100.0f;
-    scalars[k++] = max_plies_ > 0 ? std::min(1.0f, float(plies()) / float(max_plies_)) : 0.0f;
+    write_clock_scalars(repetitions(), p.rule50, plies(), max_plies_, scalars + k);
   }
 
  private:

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "game/error.h"
+#include "game/fen_text.h"
 #include "game/position.h"
 
 namespace vzero {
@@ -24,16 +25,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-// A non-negative decimal number no larger than `max`, or -1.
-long parse_count(const std::string& s, long max) {
-  if (s.empty() || s.size() > 9) return -1;
-  long v = 0;
-  for (char c : s) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
-    v = v * 10 + (c - '0');
-  }
-  return v <= max ? v : -1;
-}
 
 }  // namespace
 
@@ -46,9 +37,7 @@ class FenIo {
     const auto fail = [&](const std::string& why) -> void {
       throw Error("bad FEN '" + fen + "': " + why);
     };
-    std::istringstream in(fen);
-    std::vector<std::string> f;
-    for (std::string tok; in >> tok;) f.push_back(tok);
+    std::vector<std::string> f = fen_fields(fen);
     if (f.empty()) fail("empty");
     std::vector<std::string> extensions;
     if (f.size() > 6) extensions.assign(f.begin() + 6, f.end());
@@ -56,35 +45,9 @@ class FenIo {
     const Variant& v = *q.v_;
     const Geometry& g = *q.g_;
     // Board.
-    const std::vector<std::string> rows = split(f[0], '/');
-    if (int(rows.size()) != g.ranks)
-      fail("expected " + std::to_string(g.ranks) + " ranks, found " + std::to_string(rows.size()));
-    for (int i = 0; i < g.ranks; ++i) {
-      const int rank = g.ranks - 1 - i;
-      int file = 0;
-      const std::string& row = rows[i];
-      for (size_t j = 0; j < row.size(); ++j) {
-        const char c = row[j];
-        if (std::isdigit(static_cast<unsigned char>(c))) {
-          size_t k = j;
-          while (k < row.size() && std::isdigit(static_cast<unsigned char>(row[k]))) ++k;
-          const long n = c == '0' ? -1 : parse_count(row.substr(j, k - j), g.files);
-          if (n <= 0) fail("bad empty-square count in rank " + std::to_string(rank + 1));
-          file += int(n);
-          j = k - 1;
-        } else {
-          const int type = v.type_of_letter(c);
-          if (type < 0 || !std::isalpha(static_cast<unsigned char>(c)))
-            fail(std::string("unknown piece '") + c + "'");
-          if (file >= g.files) fail("rank " + std::to_string(rank + 1) + " is too long");
-          q.put_piece(make_piece(std::isupper(static_cast<unsigned char>(c)) ? kWhite : kBlack, type),
-                      g.square(file, rank));
-          ++file;
-        }
-        if (file > g.files) fail("rank " + std::to_string(rank + 1) + " is too long");
-      }
-      if (file != g.files) fail("rank " + std::to_string(rank + 1) + " is too short");
-    }
+    read_board_field(f[0], v, g, [&](char c, int type, int square) {
+      q.put_piece(make_piece(std::isupper(static_cast<unsigned char>(c)) ? kWhite : kBlack, type), square);
+    }, fail);
     // Side to move.
     if (f.size() < 2) fail("missing side to move");
     if (f[1] != "w" && f[1] != "b") fail("side to move must be 'w' or 'b'");
@@ -137,12 +100,9 @@ class FenIo {
       if (g.capture_leaps_to[q.stm_][q.pawn_][s] & q.pieces(q.stm_, q.pawn_)) st.ep = int8_t(s);
     }
     // Counters.
-    const long rule50 = f.size() > 4 ? parse_count(f[4], 10000) : 0;
-    if (rule50 < 0) fail("bad halfmove clock '" + f[4] + "'");
-    const long fullmove = f.size() > 5 ? parse_count(f[5], 100000) : 1;
-    if (fullmove < 0) fail("bad fullmove number '" + f[5] + "'");
-    st.rule50 = uint16_t(rule50);
-    q.game_ply_ = 2 * int(std::max(1L, fullmove) - 1) + (q.stm_ == kBlack);
+    const FenClocks clocks = read_clocks(f, q.stm_ == kBlack, fail);
+    st.rule50 = uint16_t(clocks.rule50);
+    q.game_ply_ = clocks.game_ply;
     read_extensions(q, extensions, fail);
     // The side that just moved may not have left its king attacked.
     if (v.check_rule && q.royal_ >= 0) {

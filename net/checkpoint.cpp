@@ -13,12 +13,6 @@ namespace {
 
 constexpr const char* kFormat = "vzero-checkpoint-1";
 
-std::string hex(uint64_t x) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(x));
-  return buf;
-}
-
 // A checksum over every parameter and buffer, in order.
 std::string weights_hash(PolicyValueNet& model) {
   uint64_t h = 1469598103934665603ull;
@@ -29,7 +23,7 @@ std::string weights_hash(PolicyValueNet& model) {
   };
   for (const auto& p : model->named_parameters()) mix(p.value());
   for (const auto& b : model->named_buffers()) mix(b.value());
-  return hex(h);
+  return hash_hex(h);
 }
 
 std::string read_string(torch::serialize::InputArchive& in, const char* key) {
@@ -44,7 +38,7 @@ int64_t read_int(torch::serialize::InputArchive& in, const char* key) {
   return v.toInt();
 }
 
-uint64_t parse_hex(const std::string& s) {
+uint64_t parse_hash_hex(const std::string& s) {
   if (s.size() != 16) throw Error("bad hash '" + s + "'");
   return std::stoull(s, nullptr, 16);
 }
@@ -52,8 +46,8 @@ uint64_t parse_hex(const std::string& s) {
 ModelIdentity read_identity(torch::serialize::InputArchive& in) {
   ModelIdentity id;
   id.variant = read_string(in, "variant");
-  id.rules_hash = parse_hex(read_string(in, "rules_hash"));
-  id.encoding_hash = parse_hex(read_string(in, "encoding_hash"));
+  id.rules_hash = parse_hash_hex(read_string(in, "rules_hash"));
+  id.encoding_hash = parse_hash_hex(read_string(in, "encoding_hash"));
   id.channels = int(read_int(in, "channels"));
   id.height = int(read_int(in, "height"));
   id.width = int(read_int(in, "width"));
@@ -85,8 +79,8 @@ void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t ste
   const ModelIdentity& id = model->identity;
   out.write("format", c10::IValue(std::string(kFormat)));
   out.write("variant", c10::IValue(id.variant));
-  out.write("rules_hash", c10::IValue(hex(id.rules_hash)));
-  out.write("encoding_hash", c10::IValue(hex(id.encoding_hash)));
+  out.write("rules_hash", c10::IValue(hash_hex(id.rules_hash)));
+  out.write("encoding_hash", c10::IValue(hash_hex(id.encoding_hash)));
   out.write("channels", c10::IValue(int64_t(id.channels)));
   out.write("height", c10::IValue(int64_t(id.height)));
   out.write("width", c10::IValue(int64_t(id.width)));

@@ -13,12 +13,6 @@ namespace vzero {
 
 namespace {
 
-std::string hex(uint64_t x) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(x));
-  return buf;
-}
-
 // The weight and bias of a bias-free convolution followed by batch norm (eval mode), folded.
 std::pair<torch::Tensor, torch::Tensor> fold(const torch::nn::Conv2d& conv, const torch::nn::BatchNorm2d& bn) {
   const auto& o = bn->options;
@@ -85,8 +79,8 @@ void export_torchscript(PolicyValueNet& model, const Game& game, const std::stri
   std::vector<std::string> layout = e.plane_names;
   for (const std::string& s : e.scalar_names) layout.push_back("scalar: " + s);
   m.register_attribute("variant", c10::StringType::get(), id.variant);
-  m.register_attribute("rules_hash", c10::StringType::get(), hex(id.rules_hash));
-  m.register_attribute("encoding_hash", c10::StringType::get(), hex(id.encoding_hash));
+  m.register_attribute("rules_hash", c10::StringType::get(), hash_hex(id.rules_hash));
+  m.register_attribute("encoding_hash", c10::StringType::get(), hash_hex(id.encoding_hash));
   m.register_attribute("encoding_version", c10::IntType::get(), int64_t(EncodingSpec::kVersion));
   m.register_attribute("input_shape", c10::ListType::ofInts(),
                        c10::List<int64_t>({id.channels, id.height, id.width}));

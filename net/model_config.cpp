@@ -1,6 +1,7 @@
 // Model shapes and identities.
 #include "net/model_config.h"
 
+#include <cstdio>
 #include <sstream>
 
 #include "game/toml_reader.h"
@@ -35,6 +36,12 @@ ModelConfig model_config_from_text(const std::string& text) {
   const toml::table t = parse_toml(text, "model config");
   TomlReader in(t, "model config");
   return read_model_config(in);
+}
+
+std::string hash_hex(uint64_t hash) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
+  return buf;
 }
 
 ModelIdentity ModelIdentity::of(const Game& game) {

@@ -25,6 +25,9 @@ ModelConfig model_config_from_text(const std::string& text);
 
 // What a model is for: the variant, its rules and the encoding it reads.
 // Checkpoints, exports and shards all carry it.
+// A 64-bit hash as 16 hex digits (how checkpoints and exports store hashes).
+std::string hash_hex(uint64_t hash);
+
 struct ModelIdentity {
   std::string variant;
   uint64_t rules_hash = 0;
