@@ -34,6 +34,13 @@ ReplayWindow load_window(const Game& game, const std::string& dir, int window, d
     }
   }
   if (w.train.empty()) throw Error("no training samples in '" + dir + "'");
+  // A canonical order, whatever order the files were found in: batches (drawn
+  // by index from the seed and step) then repeat exactly on a copied run folder.
+  const auto by_game_and_ply = [](const Sample& a, const Sample& b) {
+    return a.game_id != b.game_id ? a.game_id < b.game_id : a.ply < b.ply;
+  };
+  std::sort(w.train.begin(), w.train.end(), by_game_and_ply);
+  std::sort(w.validation.begin(), w.validation.end(), by_game_and_ply);
   return w;
 }
 
