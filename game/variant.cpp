@@ -1,11 +1,13 @@
 // Reading variants from TOML and the registry of built-in variants.
 #include "game/variant.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <toml++/toml.h>
 
 #include "game/error.h"
+#include "game/symmetry.h"
 #include "game/toml_reader.h"
 
 namespace vzero {
@@ -147,6 +149,19 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
       throw Error(origin + ": [attrition] ending must be \"both\" or \"one\"");
     if (v.knights == 2 && v.players != 2)
       throw Error(origin + ": two knights only with two players");
+  }
+  if (const toml::array* syms = in.array("symmetries")) {
+    for (const toml::node& node : *syms) {
+      if (!node.is_string()) throw Error(origin + ": symmetries must be strings");
+      const std::string name = node.as_string()->get();
+      try {
+        check_symmetry_name(name, v.files, v.ranks);
+      } catch (const Error& e) {
+        throw Error(origin + ": " + e.what());
+      }
+      if (std::count(v.symmetries.begin(), v.symmetries.end(), name)) throw Error(origin + ": symmetry '" + name + "' repeated");
+      v.symmetries.push_back(name);
+    }
   }
   const toml::array* pieces = in.array("piece");
   if (!pieces || pieces->empty()) throw Error(origin + ": no [[piece]] given");

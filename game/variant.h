@@ -93,6 +93,8 @@ struct Variant {
   int joker_max_streak = 0;       // joker moves in a row after which none may follow; 0: no limit
   int joker_pawn_double_step_rank = 0;  // owner-relative rank of a pawn-imitating joker's double step
   bool king_capture = false;      // PC-10: capturing the king wins; mate only at the start of a turn
+  // Board symmetries of the rules (symmetry.h), for training augmentation.
+  std::vector<std::string> symmetries;
 
   std::string source;  // the TOML text it was read from
   uint64_t hash = 0;   // FNV-1a hash of `source`

@@ -1,6 +1,7 @@
 // The closed loop and the train command.
 #include "training/loop.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -118,8 +119,9 @@ ArenaResult match(const Game& game, const RunConfig& config, const std::string& 
   ac.seed = seed;
   ac.progress = false;
   SearchConfig search = config.search;
-  search.root_noise = true;
+  search.root_noise = true;  // light noise for variety; moves by most visits, as in the final evaluation
   search.noise_fraction = 0.1;
+  search.temperature_plies = 0;
   return play_arena(game, ac, [&](int role, uint64_t s) {
     PlayerContext ctx;
     ctx.game = &game;
@@ -204,6 +206,11 @@ void run_loop(const RunConfig& config, const std::string& run_dir, std::ostream&
     job.game = &game;
     job.selfplay = config.selfplay;
     if (bootstrap && config.loop.bootstrap_games > 0) job.selfplay.games = config.loop.bootstrap_games;
+    if (bootstrap && config.loop.bootstrap_visits > 0) {
+      const double scale = double(config.loop.bootstrap_visits) / job.selfplay.full_visits;
+      job.selfplay.full_visits = config.loop.bootstrap_visits;
+      job.selfplay.fast_visits = std::max(1, int(job.selfplay.fast_visits * scale + 0.5));
+    }
     job.search = config.search;
     job.search.root_noise = true;
     job.evaluator = evaluator;

@@ -26,6 +26,7 @@ TrainConfig read_train(TomlReader& in) {
   c.lr_warmup_steps = in.get_range("lr_warmup_steps", c.lr_warmup_steps, 0, 100000000);
   c.lr_decay_steps = in.get_range("lr_decay_steps", c.lr_decay_steps, 0, 100000000);
   c.value_weight = in.get_real("value_weight", c.value_weight, 0.0, 100.0);
+  c.root_value_weight = in.get_real("root_value_weight", c.root_value_weight, 0.0, 1.0);
   c.holdout_fraction = in.get_real("holdout_fraction", c.holdout_fraction, 0.0, 0.5);
   c.symmetries = in.get<bool>("symmetries", c.symmetries);
   c.threads = in.get_range("threads", c.threads, 1, 256);
@@ -37,6 +38,7 @@ LoopConfig read_loop(TomlReader& in) {
   LoopConfig c;
   c.generations = in.get_range("generations", c.generations, 0, 1000000);
   c.bootstrap_games = in.get_range("bootstrap_games", c.bootstrap_games, 0, 100000000);
+  c.bootstrap_visits = in.get_range("bootstrap_visits", c.bootstrap_visits, 0, 10000000);
   c.gate = in.get<bool>("gate", c.gate);
   c.gate_threshold = in.get_real("gate_threshold", c.gate_threshold, 0.0, 1.0);
   c.arena_games = in.get_range("arena_games", c.arena_games, 0, 1000000);

@@ -27,6 +27,7 @@ struct TrainConfig {
   int lr_warmup_steps = 100;
   int lr_decay_steps = 0;         // lr halves every this many steps; 0: constant after warm-up
   double value_weight = 1.0;
+  double root_value_weight = 0.0;  // share of the search's root value in the value target (the rest: the result)
   double holdout_fraction = 0.05; // share of games kept out of training for validation
   bool symmetries = true;         // augment with the variant's declared symmetries
   int threads = 2;                // intra-op threads of the training thread
@@ -36,6 +37,7 @@ struct TrainConfig {
 struct LoopConfig {
   int generations = 5;            // 0: until stopped
   int bootstrap_games = 0;        // games of the first generation, played by the network-free evaluator (0: selfplay.games)
+  int bootstrap_visits = 0;       // full-search visits of those games (0: selfplay.full_visits; fast ones scale alike)
   bool gate = false;              // promote only when the new model scores gate_threshold
   double gate_threshold = 0.55;
   int arena_games = 40;           // per evaluation match

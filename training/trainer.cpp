@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "game/error.h"
+#include "game/symmetry.h"
 #include "game/zobrist.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
@@ -51,8 +52,11 @@ struct Trainer::Impl {
   PolicyValueNet model{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   int64_t step = 0;
+  std::vector<BoardSymmetry> symmetries;  // augmentation: the variant's declared ones, when enabled
 
-  Impl(const Game& g, const RunConfig& c) : game(g), config(c), spec(g.encoding()) {}
+  Impl(const Game& g, const RunConfig& c) : game(g), config(c), spec(g.encoding()) {
+    if (c.train.symmetries) symmetries = board_symmetries(g);
+  }
 
   double learning_rate(int64_t t) const {
     const TrainConfig& tc = config.train;
@@ -75,9 +79,14 @@ struct Trainer::Impl {
   struct Batch {
     torch::Tensor x, policy, value, mask;
   };
-  Batch make_batch(const std::vector<const Sample*>& samples) const {
+  // Sample i is seen through symmetry sym[i] - 1 (0: as it is; no sym: all as they are). Value
+  // targets mix in the root value (train.root_value_weight) unless results_only.
+  Batch make_batch(const std::vector<const Sample*>& samples, const std::vector<int>& sym = {},
+                   bool results_only = false) const {
     const int n = int(samples.size()), players = game.num_players(), actions = game.num_actions();
-    const int size = spec.channels() * spec.plane_size();
+    const int area = spec.plane_size(), size = spec.channels() * area;
+    const double q_share = results_only ? 0.0 : config.train.root_value_weight;
+    std::vector<uint8_t> mapped(size_t(spec.planes) * size_t(area));
     Batch b;
     b.x = torch::empty({n, spec.channels(), spec.height, spec.width});
     b.policy = torch::zeros({n, actions});
@@ -89,9 +98,19 @@ struct Trainer::Impl {
     float* m = b.mask.data_ptr<float>();
     for (int i = 0; i < n; ++i) {
       const Sample& s = *samples[i];
-      expand_input(spec, s.planes.data(), s.scalars.data(), x + size_t(i) * size);
-      for (size_t k = 0; k < s.policy_index.size(); ++k) p[size_t(i) * actions + s.policy_index[k]] = s.policy_weight[k];
-      for (int r = 0; r < players; ++r) v[i * players + r] = s.result[(s.player + r) % players];
+      const BoardSymmetry* g = sym.empty() || sym[size_t(i)] == 0 ? nullptr : &symmetries[size_t(sym[size_t(i)] - 1)];
+      float* xi = x + size_t(i) * size;
+      if (g) map_planes(*g, spec, s.planes.data(), mapped.data());
+      expand_input(spec, g ? mapped.data() : s.planes.data(), s.scalars.data(), xi);
+      for (size_t k = 0; k < s.policy_index.size(); ++k) {
+        const int a = g ? g->action[size_t(s.policy_index[k])] : s.policy_index[k];
+        p[size_t(i) * actions + a] = s.policy_weight[k];
+      }
+      for (int r = 0; r < players; ++r) {
+        const int seat = (s.player + r) % players;
+        const double q = s.root_value.size() == size_t(players) ? s.root_value[size_t(seat)] : s.result[size_t(seat)];
+        v[i * players + r] = float((1.0 - q_share) * s.result[size_t(seat)] + q_share * q);
+      }
       m[i] = s.full_search && !s.policy_index.empty() ? 1.0f : 0.0f;
     }
     return b;
@@ -147,12 +166,16 @@ TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::str
   const auto start = std::chrono::steady_clock::now();
   const int batch = t.config.train.batch_size;
   std::vector<const Sample*> chosen(batch);
+  std::vector<int> sym(size_t(batch), 0);
+  const uint64_t views = t.symmetries.size() + 1;
   double policy_sum = 0.0, value_sum = 0.0;
   for (int i = 0; i < steps; ++i) {
     // The batch depends only on the seed and the global step: resuming repeats it exactly.
     uint64_t rng = t.config.seed ^ (uint64_t(t.step + 1) * 0xD1B54A32D192ED03ull);
     for (int k = 0; k < batch; ++k) chosen[k] = &window.train[splitmix64(rng) % window.train.size()];
-    const Impl::Batch b = t.make_batch(chosen);
+    if (views > 1)
+      for (int k = 0; k < batch; ++k) sym[size_t(k)] = int(splitmix64(rng) % views);
+    const Impl::Batch b = t.make_batch(chosen, sym);
     t.set_lr(t.learning_rate(t.step));
     t.optimizer->zero_grad();
     auto [policy_loss, value_loss] = t.losses(b);
@@ -185,7 +208,7 @@ Validation Trainer::validate(const std::vector<Sample>& samples) {
   for (size_t at = 0; at < samples.size(); at += batch) {
     std::vector<const Sample*> chunk;
     for (size_t i = at; i < std::min(samples.size(), at + batch); ++i) chunk.push_back(&samples[i]);
-    const Impl::Batch b = t.make_batch(chunk);
+    const Impl::Batch b = t.make_batch(chunk, {}, true);  // value error against the game results
     auto [logits, values] = t.model->forward(b.x);
     se += (values - b.value).pow(2).mean(1).sum().item<double>();
     ce += (-(b.policy * torch::log_softmax(logits, 1)).sum(1) * b.mask).sum().item<double>();
