@@ -10,7 +10,7 @@ DIR=${1:?usage: scripts/loop-acceptance.sh RUN_DIR [GAMES]}
 GAMES=${2:-200}
 V=./build/cli/vzero
 MODEL=$(ls "$DIR"/models/gen-*.pt | sort | tail -1)
-VARIANT=$(sed -n 's/^variant = "\(.*\)"/\1/p' "$DIR/config.toml")
+VARIANT=$(sed -n "s/^variant = ['\"]\(.*\)['\"]$/\1/p" "$DIR/config.toml")
 NET="net:model=$MODEL,sims=200"
 run() { echo "== $*"; $V arena --variant "$VARIANT" --a "$NET" "$@" --games "$GAMES" --threads 16 2>&1 | tail -2; }
 echo "model $MODEL"
