@@ -131,6 +131,9 @@ TEST_CASE("run config: defaults, overrides and errors", "[training][config]") {
   const RunConfig o = read_run_config("", {"selfplay.games=7", "variant=\"chess\""});
   CHECK(o.selfplay.games == 7);
   CHECK(o.variant == "chess");
+  CHECK_THROWS_WITH(parse_run_config("[train]\nroot_value_weight = 1.5\n", "t"), Catch::Contains("root_value_weight"));
+  CHECK_THROWS_WITH(parse_run_config("[loop]\nbootstrap_visits = -1\n", "t"), Catch::Contains("bootstrap_visits"));
+  CHECK_THROWS_WITH(parse_run_config("[train]\nsymmetries = 2\n", "t"), Catch::Contains("symmetries"));
   CHECK_THROWS_AS(read_run_config("", {"selfplay.nothing=1"}), vzero::Error);
   CHECK_THROWS_AS(read_run_config("/no/such/file.toml"), vzero::Error);
 }
@@ -184,4 +187,30 @@ TEST_CASE("training: symmetry augmentation teaches the mapped views of a sample"
   t.train(w, 300);
   CHECK(t.validate(w.train).policy_top1 == 1.0);
   CHECK(t.validate(unseen).policy_top1 == 1.0);
+}
+
+TEST_CASE("training: root_value_weight moves the value target from the result to the search value", "[training]") {
+  // One position, won by the player to act (+1) while the search saw an even game (0).
+  const Game& game = game_by_id("attrition");
+  auto state = game.new_state();
+  state->apply(state->text_to_action("N@c1"));
+  Sample s = sample_at(*state, "N@g5");
+  s.result = {0.0f, 0.0f};
+  s.result[size_t(s.player)] = 1.0f;
+  s.result[size_t(1 - s.player)] = -1.0f;
+  s.root_value = {0.0f, 0.0f};
+  ReplayWindow w;
+  w.train = {s};
+  const auto value_error_after_training = [&](double weight) {
+    RunConfig config = parse_run_config(
+        "variant = \"attrition\"\nseed = 5\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n"
+        "[train]\nbatch_size = 16\noptimizer = \"adamw\"\nlr = 0.01\nlr_warmup_steps = 0\nthreads = 1\n"
+        "root_value_weight = " + std::to_string(weight) + "\n",
+        "test config");
+    Trainer t(game, config, "");
+    t.train(w, 200);
+    return t.validate(w.train).value_mse;  // always against the game result
+  };
+  CHECK(value_error_after_training(0.0) < 0.05);  // learns the result
+  CHECK(value_error_after_training(1.0) > 0.8);   // learns the search value, about 1 away from the result
 }
