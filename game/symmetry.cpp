@@ -19,7 +19,11 @@ const std::vector<std::string>& symmetry_names() {
 void check_symmetry_name(const std::string& name, int files, int ranks) {
   const auto& names = symmetry_names();
   const auto it = std::find(names.begin(), names.end(), name);
-  if (it == names.end()) throw Error("unknown symmetry '" + name + "' (known: mirror-files, mirror-ranks, rotate-180, transpose, anti-transpose, rotate-90, rotate-270)");
+  if (it == names.end()) {
+    std::string known;
+    for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+    throw Error("unknown symmetry '" + name + "' (known: " + known + ")");
+  }
   if (it - names.begin() >= 3 && files != ranks)
     throw Error("symmetry '" + name + "' needs a square board");
 }
@@ -69,8 +73,7 @@ std::vector<BoardSymmetry> board_symmetries(const Game& game) {
   if (v.symmetries.empty()) return out;
   std::unordered_map<std::string, int> by_text;
   for (int a = 0; a < game.num_actions(); ++a) by_text.emplace(game.action_text(a), a);
-  for (const std::string& name : v.symmetries) {
-    check_symmetry_name(name, v.files, v.ranks);
+  for (const std::string& name : v.symmetries) {  // names were checked when the variant was read
     BoardSymmetry s;
     s.name = name;
     s.square.resize(size_t(v.squares()));
