@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <mutex>
 #include <thread>
 
@@ -31,6 +32,9 @@ SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig c) {
   c.resign_playout_fraction = in.get_real("resign_playout_fraction", c.resign_playout_fraction, 0.0, 1.0);
   c.max_plies = in.get_range("max_plies", c.max_plies, 0, 100000);
   c.evaluator = in.get<std::string>("evaluator", c.evaluator);
+  c.opening_plies = in.get_range("opening_plies", c.opening_plies, 0, 1000);
+  c.opening_temperature = in.get_real("opening_temperature", c.opening_temperature, 0.01, 100.0);
+  c.opening_balance = in.get_real("opening_balance", c.opening_balance, 0.0, 1.0);
   if (c.evaluator != "rollout" && c.evaluator != "heuristic" && c.evaluator != "constant")
     in.fail("evaluator", "must be rollout, heuristic or constant");
   in.finish();
@@ -66,6 +70,40 @@ struct PlayedGame {
   bool would_resign = false, false_resignation = false;
 };
 
+// Plays the random opening of a game on state: up to opening_plies plies drawn
+// from the evaluator's priors, redrawn while the result looks lopsided.
+void play_opening(const SelfplayJob& job, GameState& state, uint64_t& rng) {
+  const SelfplayConfig& sp = job.selfplay;
+  if (sp.opening_plies <= 0) return;
+  const int plies = int(splitmix64(rng) % uint64_t(sp.opening_plies + 1));
+  std::vector<const GameState*> batch(1);
+  std::vector<Evaluation> evals;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    for (int ply = 0; ply < plies && !state.is_terminal(); ++ply) {
+      batch[0] = &state;
+      job.evaluator->evaluate(batch, evals);
+      const std::vector<int>& legal = state.legal_actions();
+      std::vector<double> weight(legal.size());
+      double sum = 0.0;
+      for (size_t i = 0; i < legal.size(); ++i)
+        sum += weight[i] = std::pow(std::max(double(evals[0].priors[i]), 1e-9), 1.0 / sp.opening_temperature);
+      double x = uniform(rng) * sum;
+      size_t pick = 0;
+      while (pick + 1 < legal.size() && (x -= weight[pick]) > 0.0) ++pick;
+      state.apply(legal[pick]);
+    }
+    if (state.is_terminal()) {
+      while (state.plies() > 0) state.undo();
+      continue;
+    }
+    if (sp.opening_balance >= 1.0) return;
+    batch[0] = &state;
+    job.evaluator->evaluate(batch, evals);
+    if (std::fabs(evals[0].values[size_t(state.current_player())]) <= sp.opening_balance) return;
+    while (state.plies() > 0) state.undo();
+  }
+}
+
 PlayedGame play_game(const SelfplayJob& job, int64_t index) {
   const Game& game = *job.game;
   const SelfplayConfig& sp = job.selfplay;
@@ -75,6 +113,8 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index) {
   out.record.game_id = job.first_game_id + index;
   out.record.seed = splitmix64(rng);
   std::unique_ptr<GameState> state = game.new_state();
+  play_opening(job, *state, rng);
+  if (state->plies() > 0) state = game.new_state(state->fen());  // the opening is not part of the record
   if (sp.max_plies > 0) state->set_max_plies(sp.max_plies);
   out.record.start_fen = state->fen();
   const int players = game.num_players();
@@ -95,7 +135,7 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index) {
     s.scalars.resize(enc.scalars);
     state->encode(s.planes.data(), s.scalars.data());
     for (size_t i = 0; i < r.actions.size(); ++i)
-      if (r.visits[i] > 0) {
+      if (r.policy[i] > 0.0f) {
         s.policy_index.push_back(r.actions[i]);
         s.policy_weight.push_back(r.policy[i]);
       }

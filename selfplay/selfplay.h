@@ -29,6 +29,11 @@ struct SelfplayConfig {
   double resign_playout_fraction = 0.1;  // games that never resign, to measure false resignations
   int max_plies = 0;               // game-length cap (a draw); 0: the variant's
   std::string evaluator = "rollout";  // network-free evaluator when there is no model
+  int opening_plies = 0;           // > 0: each game first plays 0..opening_plies plies drawn from the
+                                   // evaluator's priors (not recorded as samples), for varied starts
+  double opening_temperature = 1.0;  // temperature on those priors
+  double opening_balance = 1.0;    // redraw (up to 8 times) an opening whose value for the player
+                                   // to act is beyond +-this (1: keep every opening)
 };
 SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig defaults = {});
 
