@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "game/error.h"
 #include "training/loop.h"
+#include "training/train_run.h"
 #include "training/trainer.h"
 
 namespace vzero::cli {

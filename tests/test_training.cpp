@@ -1,7 +1,7 @@
 // Training tests: the loss goes down on a fixed dataset, a killed and resumed
 // training ends where an uninterrupted one does, configs reject bad keys.
 #include "net/checkpoint.h"
-#include "training/loop.h"
+#include "training/train_run.h"
 #include "training/trainer.h"
 
 #undef CHECK  // glog's, through LibTorch; Catch's must win
