@@ -3,6 +3,7 @@
 // folder (models/train.pt) trained on its shards up to a target step fixed
 // when the training starts, so that a killed training resumes exactly. No LibTorch.
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 
@@ -17,10 +18,19 @@ struct TrainOutcome {
   std::string line;       // a one-line summary
 };
 
+// What a caller asks of a training besides the config.
+struct TrainRequest {
+  int64_t new_positions = 0;  // samples new since the last training (0: the whole window)
+  // > 0: the loop's training of that generation, which runs to its target
+  // once, however often it is called; 0: a new training unless one is unfinished.
+  int generation = 0;
+  std::function<void(int64_t step)> saved;  // called after each periodic save of train.pt
+};
+
 // Trains the model of run_dir/models/train.pt (or a fresh one) on run_dir/shards,
-// resuming an interrupted run exactly. Steps: train.steps if set, else
-// sample_reuse * new_positions / batch_size (new_positions 0: the whole window).
+// resuming an interrupted training exactly. Steps: train.steps if set, else
+// sample_reuse * new_positions / batch_size.
 TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, std::ostream& log,
-                          int64_t new_positions = 0);
+                          const TrainRequest& request = {});
 
 }  // namespace vzero

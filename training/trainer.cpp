@@ -128,7 +128,8 @@ Trainer::~Trainer() = default;
 
 int64_t Trainer::step() const { return impl_->step; }
 
-TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::string& save_path, int save_every) {
+TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::string& save_path, int save_every,
+                           const std::function<void(int64_t step)>& saved) {
   Impl& t = *impl_;
   at::set_num_threads(t.config.train.threads);
   t.model->train();
@@ -155,7 +156,10 @@ TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::str
     ++t.step;
     policy_sum += policy_loss.item<double>();
     value_sum += value_loss.item<double>();
-    if (!save_path.empty() && save_every > 0 && t.step % save_every == 0) save_checkpoint(save_path, t.model, t.step, 0, t.optimizer.get());
+    if (!save_path.empty() && save_every > 0 && t.step % save_every == 0) {
+      save_checkpoint(save_path, t.model, t.step, 0, t.optimizer.get());
+      if (saved) saved(t.step);
+    }
   }
   r.steps = steps;
   r.step = t.step;

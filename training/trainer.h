@@ -6,6 +6,7 @@
 // killed run resumes exactly (batches depend only on the seed and the step).
 // This header holds no LibTorch.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,8 +40,10 @@ class Trainer {
   ~Trainer();
 
   // Runs steps optimizer steps on window.train; saves to save_path every
-  // save_every steps (0: never) so that a killed run can resume.
-  TrainReport train(const ReplayWindow& window, int steps, const std::string& save_path = "", int save_every = 0);
+  // save_every steps (0: never) so that a killed run can resume, calling
+  // saved(step) after each such save.
+  TrainReport train(const ReplayWindow& window, int steps, const std::string& save_path = "", int save_every = 0,
+                    const std::function<void(int64_t step)>& saved = {});
   Validation validate(const std::vector<Sample>& samples);
   // Raw forward+backward samples/s on synthetic tensors of the same shapes (the ceiling).
   double bench_synthetic(int steps);
