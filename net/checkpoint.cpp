@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "game/error.h"
+#include "game/files.h"
 
 namespace vzero {
 
@@ -104,9 +105,7 @@ void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t ste
   } catch (const c10::Error& e) {
     throw Error("cannot write checkpoint '" + path + "'");
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error("cannot write checkpoint '" + path + "': " + ec.message());
+  sync_and_rename(tmp, path);
 }
 
 std::pair<ModelIdentity, ModelConfig> read_checkpoint_header(const std::string& path) {

@@ -1,7 +1,7 @@
 // Training tests: the loss goes down on a fixed dataset, a killed and resumed
 // training ends where an uninterrupted one does, configs reject bad keys.
 #include "net/checkpoint.h"
-#include "training/loop.h"
+#include "training/train_run.h"
 #include "training/trainer.h"
 
 #undef CHECK  // glog's, through LibTorch; Catch's must win
@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <sstream>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 #include "game/error.h"
@@ -101,15 +100,18 @@ TEST_CASE("training: a killed and resumed training ends where an uninterrupted o
   REQUIRE(child >= 0);
   if (child == 0) {
     std::ostringstream sink;
-    run_training(config, killed.string(), sink);
+    TrainRequest request;
+    request.saved = [](int64_t) { raise(SIGKILL); };  // dies right after the first periodic save
+    run_training(config, killed.string(), sink, request);
     _exit(0);
   }
-  // Kill once the first periodic checkpoint is written.
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFSIGNALED(status));
+  REQUIRE(WTERMSIG(status) == SIGKILL);
+  // Killed before the end: the checkpoint left behind is at step 50 of 120.
   const fs::path ckpt = killed / "models" / "train.pt";
-  for (int i = 0; i < 2000 && !fs::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  kill(child, SIGKILL);
-  waitpid(child, nullptr, 0);
-  REQUIRE(fs::exists(ckpt));
+  REQUIRE(load_checkpoint(ckpt.string()).step == 50);
   run_training(config, killed.string(), quiet);  // resumes to the same target step
   CHECK(same_weights((whole / "models" / "train.pt").string(), ckpt.string()));
   fs::remove_all(whole);

@@ -12,38 +12,8 @@
 #include "game/zobrist.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
-#include "selfplay/shard.h"
 
 namespace vzero {
-
-ReplayWindow load_window(const Game& game, const std::string& dir, int window, double holdout_fraction) {
-  ReplayWindow w;
-  std::vector<std::string> shards = list_shards(dir);
-  const ModelIdentity id = ModelIdentity::of(game);
-  int64_t total = 0;
-  for (auto it = shards.rbegin(); it != shards.rend() && total < window; ++it) {
-    ShardData d = read_shard(*it);
-    if (d.meta.variant != id.variant || d.meta.rules_hash != id.rules_hash || d.meta.encoding_hash != id.encoding_hash)
-      throw Error("shard '" + *it + "' was written for another variant, rules file or encoding");
-    w.meta = d.meta;
-    ++w.shards;
-    for (Sample& s : d.samples) {
-      uint64_t h = uint64_t(s.game_id) * 0x9E3779B97F4A7C15ull;
-      const bool held_out = double(splitmix64(h) >> 11) * 0x1.0p-53 < holdout_fraction;
-      (held_out ? w.validation : w.train).push_back(std::move(s));
-      ++total;
-    }
-  }
-  if (w.train.empty()) throw Error("no training samples in '" + dir + "'");
-  // A canonical order, whatever order the files were found in: batches (drawn
-  // by index from the seed and step) then repeat exactly on a copied run folder.
-  const auto by_game_and_ply = [](const Sample& a, const Sample& b) {
-    return a.game_id != b.game_id ? a.game_id < b.game_id : a.ply < b.ply;
-  };
-  std::sort(w.train.begin(), w.train.end(), by_game_and_ply);
-  std::sort(w.validation.begin(), w.validation.end(), by_game_and_ply);
-  return w;
-}
 
 struct Trainer::Impl {
   const Game& game;
@@ -158,7 +128,8 @@ Trainer::~Trainer() = default;
 
 int64_t Trainer::step() const { return impl_->step; }
 
-TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::string& save_path, int save_every) {
+TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::string& save_path, int save_every,
+                           const std::function<void(int64_t step)>& saved) {
   Impl& t = *impl_;
   at::set_num_threads(t.config.train.threads);
   t.model->train();
@@ -185,7 +156,10 @@ TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::str
     ++t.step;
     policy_sum += policy_loss.item<double>();
     value_sum += value_loss.item<double>();
-    if (!save_path.empty() && save_every > 0 && t.step % save_every == 0) save_checkpoint(save_path, t.model, t.step, 0, t.optimizer.get());
+    if (!save_path.empty() && save_every > 0 && t.step % save_every == 0) {
+      save_checkpoint(save_path, t.model, t.step, 0, t.optimizer.get());
+      if (saved) saved(t.step);
+    }
   }
   r.steps = steps;
   r.step = t.step;
