@@ -154,9 +154,9 @@ struct InferenceServer::Impl {
     torch::Tensor input = torch::empty({n, spec.channels(), spec.height, spec.width});
     float* dst = input.data_ptr<float>();
     for (int i = 0; i < n; ++i) std::memcpy(dst + size_t(i) * size, batch[i]->input.data(), size * sizeof(float));
-    auto [policy, values] = model->forward(input.to(device));
-    policy = policy.to(torch::kCPU).contiguous();
-    values = values.to(torch::kCPU).contiguous();
+    const NetOutput out = model->forward(input.to(device));
+    const torch::Tensor policy = out.policy.to(torch::kCPU).contiguous();
+    const torch::Tensor values = out.values.to(torch::kCPU).contiguous();
     const float* pl = policy.data_ptr<float>();
     const float* vl = values.data_ptr<float>();
     const int actions = int(policy.size(1)), players = int(values.size(1));
@@ -278,7 +278,7 @@ double InferenceServer::measure_evals_per_s(int batch, double seconds) {
     double elapsed = 0.0;
     const auto start = std::chrono::steady_clock::now();
     while (elapsed < seconds || iters < 3) {
-      s.model->forward(x).first.to(torch::kCPU);
+      s.model->forward(x).policy.to(torch::kCPU);
       ++iters;
       elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }

@@ -88,7 +88,8 @@ struct Trainer::Impl {
 
   // Policy cross-entropy (masked mean) and value mean squared error.
   std::pair<torch::Tensor, torch::Tensor> losses(const Batch& b) {
-    auto [logits, values] = model->forward(b.x);
+    const NetOutput out = model->forward(b.x);
+    const torch::Tensor &logits = out.policy, &values = out.values;
     const torch::Tensor ce = -(b.policy * torch::log_softmax(logits, 1)).sum(1);
     const torch::Tensor policy_loss = (ce * b.mask).sum() / b.mask.sum().clamp_min(1.0);
     const torch::Tensor value_loss = (values - b.value).pow(2).mean();
@@ -183,7 +184,8 @@ Validation Trainer::validate(const std::vector<Sample>& samples) {
     std::vector<const Sample*> chunk;
     for (size_t i = at; i < std::min(samples.size(), at + batch); ++i) chunk.push_back(&samples[i]);
     const Impl::Batch b = t.make_batch(chunk, {}, true);  // value error against the game results
-    auto [logits, values] = t.model->forward(b.x);
+    const NetOutput out = t.model->forward(b.x);
+    const torch::Tensor &logits = out.policy, &values = out.values;
     se += (values - b.value).pow(2).mean(1).sum().item<double>();
     ce += (-(b.policy * torch::log_softmax(logits, 1)).sum(1) * b.mask).sum().item<double>();
     const torch::Tensor hit = (logits.argmax(1) == b.policy.argmax(1)).to(torch::kFloat) * b.mask;
@@ -210,7 +212,8 @@ double Trainer::bench_synthetic(int steps) {
   const torch::Tensor value = torch::rand({batch, t.game.num_players()}) * 2 - 1;
   const auto run = [&] {
     opt.zero_grad();
-    auto [logits, values] = model->forward(x);
+    const NetOutput out = model->forward(x);
+    const torch::Tensor &logits = out.policy, &values = out.values;
     const torch::Tensor loss =
         -(target * torch::log_softmax(logits, 1)).sum(1).mean() + (values - value).pow(2).mean();
     loss.backward();
