@@ -10,20 +10,23 @@
 #include "net/checkpoint.h"
 #include "net/export.h"
 #include "net/model.h"
+#include "training/run_config.h"
 
 namespace vzero::cli {
 
 namespace {
 
-// The model of a checkpoint, or a fresh one of the default config.
-PolicyValueNet model_or_fresh(const Game& game, const std::string& path, uint64_t seed) {
+// The model of a checkpoint, or a fresh one of config.
+PolicyValueNet model_or_fresh(const Game& game, const std::string& path, uint64_t seed,
+                              const ModelConfig& config = {}) {
   const ModelIdentity id = ModelIdentity::of(game);
-  if (path.empty()) return make_model(ModelConfig{}, id, seed);
+  if (path.empty()) return make_model(config, id, seed);
   return load_checkpoint(path, &id).model;
 }
 
 struct ExportOptions {
-  std::string variant, model, format = "torchscript", out;
+  std::string variant, model, format = "torchscript", out, config;
+  std::vector<std::string> set;
   uint64_t seed = 1;
   int golden = 0;
 };
@@ -55,7 +58,10 @@ ExportPaths export_paths(const std::string& format, const std::string& out) {
 void export_model(const ExportOptions& o) {
   const Game& game = game_by_id(o.variant);
   const ExportPaths paths = export_paths(o.format, o.out);
-  PolicyValueNet model = model_or_fresh(game, o.model, o.seed);
+  check(o.model.empty() || (o.config.empty() && o.set.empty()),
+        "--config and --set shape a fresh model; the checkpoint '" + o.model + "' has its own");
+  const ModelConfig fresh = read_run_config(o.config, o.set).model;
+  PolicyValueNet model = model_or_fresh(game, o.model, o.seed, fresh);
   auto start = std::chrono::steady_clock::now();
   const auto done = [&](const std::string& what, const std::string& path) {
     const auto now = std::chrono::steady_clock::now();
@@ -114,7 +120,9 @@ void add_net_commands(CLI::App& app) {
   auto o = std::make_shared<ExportOptions>();
   CLI::App* ex = app.add_subcommand("export", "Export a model for other frontends");
   ex->add_option("--variant", o->variant, "Variant id")->required();
-  ex->add_option("--model", o->model, "Checkpoint (default: a fresh model of the default config)");
+  ex->add_option("--model", o->model, "Checkpoint (default: a fresh model of the [model] table)");
+  ex->add_option("--config", o->config, "Run config whose [model] table shapes a fresh model");
+  ex->add_option("--set", o->set, "Config override table.key=value for a fresh model (repeatable)");
   ex->add_option("--format", o->format, "torchscript, onnx (with a JSON sidecar) or all")
       ->check(CLI::IsMember({"torchscript", "onnx", "all"}));
   ex->add_option("--out", o->out,

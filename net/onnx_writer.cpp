@@ -79,6 +79,20 @@ class OnnxGraph {
   onnx::GraphProto& g_;
 };
 
+// The ONNX operator of an element-wise layer.
+const char* elementwise_op(LayerKind kind) {
+  switch (kind) {
+    case LayerKind::Relu:
+      return "Relu";
+    case LayerKind::Tanh:
+      return "Tanh";
+    case LayerKind::Softplus:
+      return "Softplus";
+    default:
+      return "Add";
+  }
+}
+
 const FloatTensor& weight(const Weights& w, const std::string& name) {
   const auto it = w.find(name);
   check(it != w.end(), "weight '" + name + "' is missing");
@@ -136,16 +150,10 @@ void write_onnx(const NetworkGraph& graph, const Weights& weights,
       case LayerKind::BatchNorm:
         throw Error("ONNX export: batch norm '" + l.name + "' was not folded");
       case LayerKind::Relu:
-        b.node("Relu", in, out);
-        break;
       case LayerKind::Tanh:
-        b.node("Tanh", in, out);
-        break;
       case LayerKind::Softplus:
-        b.node("Softplus", in, out);
-        break;
       case LayerKind::Add:
-        b.node("Add", in, out);
+        b.node(elementwise_op(l.kind), in, out);
         break;
       case LayerKind::GlobalPool:
         b.node("GlobalAveragePool", in, out + "/mean");

@@ -14,8 +14,9 @@ while read -r name variant; do
   test -s "$dir/$name.golden/manifest.json"
 done < "$dir/cases.txt"
 # A single format; bad input (more in cli_errors.sh): one line on stderr, exit status 2.
-"$vzero" export --variant chess --format onnx --out "$dir/fresh.onnx" > /dev/null
-test -s "$dir/fresh.onnx" && test -s "$dir/fresh.json"
+"$vzero" export --variant chess --format onnx --out "$dir/fresh.onnx" --set model.blocks=1 \
+  --set model.value_head='"wdl"' > /dev/null
+test -s "$dir/fresh.onnx" && grep -q '"name": "wdl"' "$dir/fresh.json"
 expect_error() {
   local err rc=0
   err=$("$vzero" "$@" 2>&1 > /dev/null) || rc=$?
@@ -25,4 +26,7 @@ expect_error() {
 }
 expect_error export --variant chess --model "$dir/chess.pt" --format onnx --out "$dir/nonesuch/x.onnx"
 expect_error export --variant grand --model "$dir/chess.pt" --format onnx --out "$dir/x.onnx"
+expect_error export --variant chess --model "$dir/chess.pt" --set model.blocks=1 --out "$dir/x.ts"
+expect_error export --variant attrition-3p --set model.value_head='"wdl"' --out "$dir/x.ts"
+expect_error export --variant chess --set model.global_pooling=-1 --out "$dir/x.ts"
 echo "export models ok: $(wc -l < "$dir/cases.txt") cases in $dir"
