@@ -8,6 +8,7 @@
 
 #include "game/error.h"
 #include "training/run_dir.h"
+#include "training/targets.h"
 
 namespace vzero {
 
@@ -43,8 +44,10 @@ TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, s
   const fs::path train = dir / "models" / "train.pt";
   const std::string target_file = (dir / "models" / "train-target.txt").string();
   Trainer trainer(game, config, fs::exists(train) ? train.string() : "");
+  const std::string shards = (dir / "shards").string();
+  const int64_t size = window_size(config.train, config.train.window_growth ? count_positions(shards) : 0);
   const ReplayWindow window =
-      load_window(game, (dir / "shards").string(), config.train.window_positions, config.train.holdout_fraction);
+      load_window(game, shards, size, config.train.holdout_fraction, config.train.bootstrap_share);
   // The target step is fixed when a training starts, so that a restart finishes
   // the same training; a generation of the loop trains once, however often it restarts.
   TrainTarget target = read_target(target_file);
@@ -72,6 +75,8 @@ TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, s
   line << "train step " << r.step << " steps " << r.steps << " samples " << window.train.size() << " shards "
        << window.shards << " policy_loss " << r.policy_loss << " value_loss " << r.value_loss << " samples_per_s "
        << r.samples_per_s << " val_top1 " << v.policy_top1 << " val_value_mse " << v.value_mse;
+  if (v.moves_left_mae >= 0.0)
+    line << " moves_left_loss " << r.moves_left_loss << " val_moves_left_mae " << v.moves_left_mae;
   out.line = line.str();
   log << out.line << std::endl;
   return out;

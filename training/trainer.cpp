@@ -12,6 +12,7 @@
 #include "game/zobrist.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
+#include "training/targets.h"
 
 namespace vzero {
 
@@ -45,27 +46,33 @@ struct Trainer::Impl {
     }
   }
 
-  // Inputs, policy targets (dense), value targets (seat of the player to act first) and the policy mask of a batch.
+  // Inputs, policy targets (dense), value targets (seat of the player to act first), win/draw/loss
+  // and moves-left targets, the policy mask and the moves-left mask of a batch.
   struct Batch {
-    torch::Tensor x, policy, value, mask;
+    torch::Tensor x, policy, value, wdl, moves_left, mask, moves_left_mask;
   };
   // Sample i is seen through symmetry sym[i] - 1 (0: as it is; no sym: all as they are). Value
-  // targets mix in the root value (train.root_value_weight) unless results_only.
+  // targets follow train.value_target unless results_only (validation: the game's result).
   Batch make_batch(const std::vector<const Sample*>& samples, const std::vector<int>& sym = {},
                    bool results_only = false) const {
     const int n = int(samples.size()), players = game.num_players(), actions = game.num_actions();
     const int area = spec.plane_size(), size = spec.channels() * area;
-    const double q_share = results_only ? 0.0 : config.train.root_value_weight;
     std::vector<uint8_t> mapped(size_t(spec.planes) * size_t(area));
     Batch b;
     b.x = torch::empty({n, spec.channels(), spec.height, spec.width});
     b.policy = torch::zeros({n, actions});
     b.value = torch::empty({n, players});
+    b.wdl = torch::empty({n, 3});
+    b.moves_left = torch::empty({n, 1});
     b.mask = torch::empty({n});
+    b.moves_left_mask = torch::empty({n});
     float* x = b.x.data_ptr<float>();
     float* p = b.policy.data_ptr<float>();
     float* v = b.value.data_ptr<float>();
+    float* wdl = b.wdl.data_ptr<float>();
+    float* ml = b.moves_left.data_ptr<float>();
     float* m = b.mask.data_ptr<float>();
+    float* mm = b.moves_left_mask.data_ptr<float>();
     for (int i = 0; i < n; ++i) {
       const Sample& s = *samples[i];
       const BoardSymmetry* g = sym.empty() || sym[size_t(i)] == 0 ? nullptr : &symmetries[size_t(sym[size_t(i)] - 1)];
@@ -76,24 +83,42 @@ struct Trainer::Impl {
         const int a = g ? g->action[size_t(s.policy_index[k])] : s.policy_index[k];
         p[size_t(i) * actions + a] = s.policy_weight[k];
       }
-      for (int r = 0; r < players; ++r) {
-        const int seat = (s.player + r) % players;
-        const double q = s.root_value.size() == size_t(players) ? s.root_value[size_t(seat)] : s.result[size_t(seat)];
-        v[i * players + r] = float((1.0 - q_share) * s.result[size_t(seat)] + q_share * q);
-      }
+      const SampleTargets t = sample_targets(s, config.train, results_only);
+      for (int r = 0; r < players; ++r) v[i * players + r] = t.value[size_t(r)];
+      for (int k = 0; k < 3; ++k) wdl[i * 3 + k] = t.wdl[size_t(k)];
+      ml[i] = std::max(0.0f, t.moves_left);
+      mm[i] = t.moves_left >= 0.0f ? 1.0f : 0.0f;
       m[i] = s.full_search && !s.policy_index.empty() ? 1.0f : 0.0f;
     }
     return b;
   }
 
-  // Policy cross-entropy (masked mean) and value mean squared error.
-  std::pair<torch::Tensor, torch::Tensor> losses(const Batch& b) {
+  struct Losses {
+    torch::Tensor policy, value, moves_left;  // moves_left undefined without the head
+  };
+  // Policy cross-entropy (masked mean); value error: mean squared error, or the cross-entropy of
+  // the win/draw/loss head; the moves-left head's Huber error on log(1 + plies), so that it
+  // learns relative lengths at every scale.
+  Losses losses(const Batch& b) {
     const NetOutput out = model->forward(b.x);
-    const torch::Tensor &logits = out.policy, &values = out.values;
-    const torch::Tensor ce = -(b.policy * torch::log_softmax(logits, 1)).sum(1);
-    const torch::Tensor policy_loss = (ce * b.mask).sum() / b.mask.sum().clamp_min(1.0);
-    const torch::Tensor value_loss = (values - b.value).pow(2).mean();
-    return {policy_loss, value_loss};
+    Losses l;
+    const torch::Tensor ce = -(b.policy * torch::log_softmax(out.policy, 1)).sum(1);
+    l.policy = (ce * b.mask).sum() / b.mask.sum().clamp_min(1.0);
+    l.value = out.wdl.defined() ? -(b.wdl * torch::log_softmax(out.wdl, 1)).sum(1).mean()
+                                : (out.values - b.value).pow(2).mean();
+    if (out.moves_left.defined()) {
+      const torch::Tensor error =
+          torch::smooth_l1_loss(torch::log1p(out.moves_left), torch::log1p(b.moves_left), torch::Reduction::None)
+              .squeeze(1);
+      l.moves_left = (error * b.moves_left_mask).sum() / b.moves_left_mask.sum().clamp_min(1.0);
+    }
+    return l;
+  }
+  // The loss the optimizer minimises.
+  torch::Tensor total(const Losses& l) const {
+    torch::Tensor loss = l.policy + config.train.value_weight * l.value;
+    if (l.moves_left.defined()) loss = loss + config.train.moves_left_weight * l.moves_left;
+    return loss;
   }
 };
 
@@ -140,7 +165,7 @@ TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::str
   std::vector<const Sample*> chosen(batch);
   std::vector<int> sym(size_t(batch), 0);
   const uint64_t views = t.symmetries.size() + 1;
-  double policy_sum = 0.0, value_sum = 0.0;
+  double policy_sum = 0.0, value_sum = 0.0, moves_left_sum = 0.0;
   for (int i = 0; i < steps; ++i) {
     // The batch depends only on the seed and the global step: resuming repeats it exactly.
     uint64_t rng = t.config.seed ^ (uint64_t(t.step + 1) * 0xD1B54A32D192ED03ull);
@@ -150,13 +175,13 @@ TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::str
     const Impl::Batch b = t.make_batch(chosen, sym);
     t.set_lr(t.learning_rate(t.step));
     t.optimizer->zero_grad();
-    auto [policy_loss, value_loss] = t.losses(b);
-    const torch::Tensor loss = policy_loss + t.config.train.value_weight * value_loss;
-    loss.backward();
+    const Impl::Losses l = t.losses(b);
+    t.total(l).backward();
     t.optimizer->step();
     ++t.step;
-    policy_sum += policy_loss.item<double>();
-    value_sum += value_loss.item<double>();
+    policy_sum += l.policy.item<double>();
+    value_sum += l.value.item<double>();
+    if (l.moves_left.defined()) moves_left_sum += l.moves_left.item<double>();
     if (!save_path.empty() && save_every > 0 && t.step % save_every == 0) {
       save_checkpoint(save_path, t.model, t.step, 0, t.optimizer.get());
       if (saved) saved(t.step);
@@ -167,6 +192,7 @@ TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::str
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.policy_loss = steps ? policy_sum / steps : 0.0;
   r.value_loss = steps ? value_sum / steps : 0.0;
+  r.moves_left_loss = steps ? moves_left_sum / steps : 0.0;
   r.samples_per_s = r.seconds > 0 ? double(steps) * batch / r.seconds : 0.0;
   return r;
 }
@@ -179,7 +205,7 @@ Validation Trainer::validate(const std::vector<Sample>& samples) {
   torch::NoGradGuard no_grad;
   const int batch = 512;
   int top1 = 0, policy_n = 0;
-  double se = 0.0, ce = 0.0;
+  double se = 0.0, ce = 0.0, moves_left_error = 0.0, moves_left_n = 0.0;
   for (size_t at = 0; at < samples.size(); at += batch) {
     std::vector<const Sample*> chunk;
     for (size_t i = at; i < std::min(samples.size(), at + batch); ++i) chunk.push_back(&samples[i]);
@@ -191,11 +217,16 @@ Validation Trainer::validate(const std::vector<Sample>& samples) {
     const torch::Tensor hit = (logits.argmax(1) == b.policy.argmax(1)).to(torch::kFloat) * b.mask;
     top1 += int(hit.sum().item<float>());
     policy_n += int(b.mask.sum().item<float>());
+    if (out.moves_left.defined()) {
+      moves_left_error += ((out.moves_left - b.moves_left).abs().squeeze(1) * b.moves_left_mask).sum().item<double>();
+      moves_left_n += b.moves_left_mask.sum().item<double>();
+    }
   }
   v.samples = int(samples.size());
   v.value_mse = se / double(samples.size());
   v.policy_top1 = policy_n ? double(top1) / policy_n : 0.0;
   v.policy_loss = policy_n ? ce / policy_n : 0.0;
+  v.moves_left_mae = moves_left_n > 0 ? moves_left_error / moves_left_n : -1.0;
   t.model->train();
   return v;
 }

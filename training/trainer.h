@@ -20,7 +20,8 @@ namespace vzero {
 struct TrainReport {
   int64_t step = 0;             // global step after training
   int steps = 0;                // steps this call
-  double policy_loss = 0.0, value_loss = 0.0;  // means over the call
+  double policy_loss = 0.0, value_loss = 0.0;  // means over the call (value: MSE, or the wdl cross-entropy)
+  double moves_left_loss = 0.0;                // models with a moves-left head
   double samples_per_s = 0.0;
   double seconds = 0.0;
 };
@@ -29,6 +30,7 @@ struct Validation {
   double policy_top1 = 0.0;  // share of held-out full-search samples whose most visited action the net ranks first
   double value_mse = 0.0;    // mean squared error of values against results
   double policy_loss = 0.0;
+  double moves_left_mae = -1.0;  // mean absolute error of the moves-left head in plies (-1: no head)
   int samples = 0;
 };
 

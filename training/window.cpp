@@ -2,6 +2,7 @@
 #include "training/window.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "game/error.h"
@@ -11,7 +12,37 @@
 
 namespace vzero {
 
-ReplayWindow load_window(const Game& game, const std::string& dir, int window, double holdout_fraction) {
+namespace {
+
+// A game's place in [0, 1), fixed by its id (held-out games, the bootstrap's kept subset).
+double game_fraction(int64_t game_id, uint64_t salt) {
+  uint64_t h = uint64_t(game_id) * 0x9E3779B97F4A7C15ull ^ salt;
+  return double(splitmix64(h) >> 11) * 0x1.0p-53;
+}
+
+// Drops generation-0 games beyond share of part (by their fixed fraction, so the same ones each time).
+void cap_bootstrap(std::vector<Sample>& part, double share) {
+  if (share >= 1.0) return;
+  int64_t bootstrap = 0;
+  for (const Sample& s : part) bootstrap += s.generation == 0;
+  const int64_t rest = int64_t(part.size()) - bootstrap;
+  if (bootstrap == 0 || rest == 0) return;  // nothing to cap, or nothing else to train on
+  const double keep = std::min(1.0, share * double(rest) / ((1.0 - share) * double(bootstrap)));
+  part.erase(std::remove_if(part.begin(), part.end(),
+                            [&](const Sample& s) { return s.generation == 0 && game_fraction(s.game_id, 0xb0075) >= keep; }),
+             part.end());
+}
+
+}  // namespace
+
+int64_t count_positions(const std::string& dir) {
+  int64_t n = 0;
+  for (const std::string& p : list_shards(dir)) n += read_shard_counts(p).samples;
+  return n;
+}
+
+ReplayWindow load_window(const Game& game, const std::string& dir, int64_t window, double holdout_fraction,
+                         double bootstrap_share) {
   ReplayWindow w;
   std::vector<std::string> shards = list_shards(dir);
   const ModelIdentity id = ModelIdentity::of(game);
@@ -23,18 +54,20 @@ ReplayWindow load_window(const Game& game, const std::string& dir, int window, d
       throw Error("shard '" + *it + "' was written for another variant, rules file or encoding");
     w.meta = d.meta;
     ++w.shards;
-    std::unordered_set<int64_t> here;
+    std::unordered_map<int64_t, int> here;  // game -> its plies
     for (const GameRecord& g : d.games)
-      if (!seen.count(g.game_id)) here.insert(g.game_id);  // a game written twice counts once
+      if (!seen.count(g.game_id)) here[g.game_id] = int(g.actions.size());  // a game written twice counts once
     for (Sample& s : d.samples) {
-      if (!here.count(s.game_id)) continue;
-      uint64_t h = uint64_t(s.game_id) * 0x9E3779B97F4A7C15ull;
-      const bool held_out = double(splitmix64(h) >> 11) * 0x1.0p-53 < holdout_fraction;
+      const auto game_of = here.find(s.game_id);
+      if (game_of == here.end()) continue;
+      s.moves_left = std::max(0, game_of->second - s.ply);
+      const bool held_out = game_fraction(s.game_id, 0) < holdout_fraction;
       (held_out ? w.validation : w.train).push_back(std::move(s));
       ++total;
     }
-    seen.insert(here.begin(), here.end());
+    for (const auto& g : here) seen.insert(g.first);
   }
+  cap_bootstrap(w.train, bootstrap_share);
   if (w.train.empty()) throw Error("no training samples in '" + dir + "'");
   // A total order, whatever order the files were found in: batches (drawn by
   // index from the seed and step) then repeat exactly on a resumed or copied

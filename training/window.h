@@ -15,7 +15,12 @@ struct ReplayWindow {
   std::vector<Sample> train, validation;
   int shards = 0;
 };
-// Reads the newest shards of dir until window samples (every shard must fit game; throws Error otherwise).
-ReplayWindow load_window(const Game& game, const std::string& dir, int window, double holdout_fraction);
+// Reads the newest shards of dir until window samples (every shard must fit game; throws Error
+// otherwise). Samples know their moves left. Generation-0 games (the bootstrap) keep at most
+// bootstrap_share of the window: a fixed subset of them by game id when they would take more.
+ReplayWindow load_window(const Game& game, const std::string& dir, int64_t window, double holdout_fraction,
+                         double bootstrap_share = 1.0);
+// The samples of every complete shard in dir (from their attributes).
+int64_t count_positions(const std::string& dir);
 
 }  // namespace vzero
