@@ -2,8 +2,9 @@
 # The soak test of the loop (issue 17): runs the smoke loop without end (a
 # replay window small enough to fill within minutes, so that a growing window
 # is not mistaken for a leak) for HOURS, samples the resident memory of the
-# vzero process every INTERVAL seconds into rss.csv, then stops it and prints
-# the memory slope: a least-squares line through the samples after the first
+# vzero process (all of it, and its anonymous part: heap and stacks, without
+# the mapped libraries) every INTERVAL seconds into rss.csv, then stops it
+# and prints the memory slopes: a least-squares line through the samples after the first
 # WARMUP share of the run, in MB per hour. Memory is flat when the slope is
 # near zero.
 # Usage: scripts/soak.sh HOURS [VZERO] [CONFIG]   (INTERVAL=10 WARMUP=0.2 OUT=dir keep the
@@ -25,13 +26,13 @@ SECONDS_TOTAL=$(awk -v h="$HOURS" 'BEGIN { printf "%d", h * 3600 }')
   --set train.window_positions=3000 --set selfplay.parallel_games=2 "${EXTRA_ARGS[@]}" > "$OUT/loop.log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true' EXIT
-echo "seconds,rss_kb,generations" > "$OUT/rss.csv"
+echo "seconds,rss_kb,anon_kb,generations" > "$OUT/rss.csv"
 start=$(date +%s)
 while :; do
   now=$(date +%s)
   elapsed=$((now - start))
   [ "$elapsed" -ge "$SECONDS_TOTAL" ] && break
-  rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null) ||
+  rss=$(awk '/^VmRSS:/ { r = $2 } /^RssAnon:/ { a = $2 } END { print r "," a }' "/proc/$pid/status" 2>/dev/null) ||
     { echo "soak: the loop stopped after ${elapsed}s"; tail -n 5 "$OUT/loop.log"; exit 1; }
   generations=0
   [ -f "$OUT/run/metrics.csv" ] && generations=$(($(wc -l < "$OUT/run/metrics.csv") - 1))
@@ -44,19 +45,28 @@ trap - EXIT
 
 python3 - "$OUT/rss.csv" "$WARMUP" <<'EOF'
 import csv, sys
-rows = [(float(r["seconds"]), float(r["rss_kb"]) / 1024, int(r["generations"])) for r in csv.DictReader(open(sys.argv[1]))]
+rows = list(csv.DictReader(open(sys.argv[1])))
 warmup = float(sys.argv[2])
 if len(rows) < 4:
     sys.exit("soak: too few samples")
-end = rows[-1][0]
-tail = [r for r in rows if r[0] >= warmup * end] or rows
-n = len(tail)
-mt, mr = sum(r[0] for r in tail) / n, sum(r[1] for r in tail) / n
-var = sum((r[0] - mt) ** 2 for r in tail)
-slope = sum((r[0] - mt) * (r[1] - mr) for r in tail) / var * 3600 if var > 0 else 0.0
-print("soak: %.2f h, %d generations, %d samples; RSS first %.1f MB, last %.1f MB, max %.1f MB" %
-      (end / 3600, rows[-1][2], len(rows), rows[0][1], rows[-1][1], max(r[1] for r in rows)))
-print("soak: RSS slope after the first %d%% of the run: %+.2f MB/hour (mean %.1f MB over %d samples)" %
-      (warmup * 100, slope, mr, n))
+t = [float(r["seconds"]) for r in rows]
+end = t[-1]
+
+def slope(column):
+    """MB/hour of a least-squares line through the samples after the warm-up, and their mean in MB."""
+    pts = [(x, float(r[column]) / 1024) for x, r in zip(t, rows) if x >= warmup * end]
+    n = len(pts)
+    mx, my = sum(p[0] for p in pts) / n, sum(p[1] for p in pts) / n
+    var = sum((p[0] - mx) ** 2 for p in pts)
+    return (sum((p[0] - mx) * (p[1] - my) for p in pts) / var * 3600 if var > 0 else 0.0), my, n
+
+mb = lambda r, c: float(r[c]) / 1024
+print("soak: %.2f h, %s generations, %d samples; RSS first %.1f MB, last %.1f MB, max %.1f MB" %
+      (end / 3600, rows[-1]["generations"], len(rows), mb(rows[0], "rss_kb"), mb(rows[-1], "rss_kb"),
+       max(mb(r, "rss_kb") for r in rows)))
+for column, name in (("rss_kb", "RSS"), ("anon_kb", "anonymous RSS (heap, stacks)")):
+    s, mean, n = slope(column)
+    print("soak: %s slope after the first %d%% of the run: %+.2f MB/hour (mean %.1f MB over %d samples)" %
+          (name, warmup * 100, s, mean, n))
 EOF
 echo "soak: samples in $OUT/rss.csv"
