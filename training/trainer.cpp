@@ -99,7 +99,8 @@ struct Trainer::Impl {
       }
       m[i] = s.full_search && !s.policy_index.empty() ? 1.0f : 0.0f;
     }
-    return {b.x.to(device), b.policy.to(device), b.value.to(device), b.mask.to(device)};
+    for (torch::Tensor* t : {&b.x, &b.policy, &b.value, &b.mask}) *t = t->to(device);  // every field of Batch
+    return b;
   }
 
   // Policy cross-entropy (masked mean) and value mean squared error.
