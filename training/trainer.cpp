@@ -2,6 +2,7 @@
 #include "training/trainer.h"
 
 #include <ATen/Parallel.h>
+#include <torch/cuda.h>
 
 #include <algorithm>
 #include <chrono>
@@ -20,13 +21,28 @@ struct Trainer::Impl {
   const Game& game;
   RunConfig config;
   EncodingSpec spec;
+  torch::Device device;  // the run's: model, optimizer state and batches live there
   PolicyValueNet model{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   int64_t step = 0;
   std::vector<BoardSymmetry> symmetries;  // augmentation: the variant's declared ones, when enabled
 
-  Impl(const Game& g, const RunConfig& c) : game(g), config(c), spec(g.encoding()) {
+  Impl(const Game& g, const RunConfig& c) : game(g), config(c), spec(g.encoding()), device(parse_device(c.device)) {
     if (c.train.symmetries) symmetries = board_symmetries(g);
+  }
+
+  // Moves the model and the optimizer's per-parameter state (momentum, moments) to device.
+  void move_to_device() {
+    model->to(device);  // parameters keep their identity, so the optimizer still holds them
+    for (auto& entry : optimizer->state()) {
+      if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(entry.second.get())) {
+        if (sgd->momentum_buffer().defined()) sgd->momentum_buffer(sgd->momentum_buffer().to(device));
+      } else if (auto* adam = dynamic_cast<torch::optim::AdamWParamState*>(entry.second.get())) {
+        adam->exp_avg(adam->exp_avg().to(device));
+        adam->exp_avg_sq(adam->exp_avg_sq().to(device));
+        if (adam->max_exp_avg_sq().defined()) adam->max_exp_avg_sq(adam->max_exp_avg_sq().to(device));
+      }
+    }
   }
 
   double learning_rate(int64_t t) const {
@@ -90,6 +106,7 @@ struct Trainer::Impl {
       mm[i] = t.moves_left >= 0.0f ? 1.0f : 0.0f;
       m[i] = s.full_search && !s.policy_index.empty() ? 1.0f : 0.0f;
     }
+    for (torch::Tensor* t : {&b.x, &b.policy, &b.value, &b.mask}) *t = t->to(device);  // every field of Batch
     return b;
   }
 
@@ -148,6 +165,7 @@ Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& c
       // A checkpoint without optimizer state (a fresh generation): start the optimizer anew.
     }
   }
+  impl_->move_to_device();
 }
 
 Trainer::~Trainer() = default;
@@ -236,11 +254,13 @@ double Trainer::bench_synthetic(int steps) {
   at::set_num_threads(t.config.train.threads);
   // A copy, so that the real model and optimizer stay untouched.
   PolicyValueNet model = make_model(t.config.model, t.model->identity, 7);
+  model->to(t.device);
   torch::optim::SGD opt(model->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
   const int batch = t.config.train.batch_size;
-  const torch::Tensor x = torch::rand({batch, t.spec.channels(), t.spec.height, t.spec.width});
-  const torch::Tensor target = torch::softmax(torch::rand({batch, t.game.num_actions()}), 1);
-  const torch::Tensor value = torch::rand({batch, t.game.num_players()}) * 2 - 1;
+  const auto on = torch::TensorOptions().device(t.device);
+  const torch::Tensor x = torch::rand({batch, t.spec.channels(), t.spec.height, t.spec.width}, on);
+  const torch::Tensor target = torch::softmax(torch::rand({batch, t.game.num_actions()}, on), 1);
+  const torch::Tensor value = torch::rand({batch, t.game.num_players()}, on) * 2 - 1;
   const auto run = [&] {
     opt.zero_grad();
     const NetOutput out = model->forward(x);
@@ -250,9 +270,14 @@ double Trainer::bench_synthetic(int steps) {
     loss.backward();
     opt.step();
   };
+  const auto finish = [&] {  // GPU work is asynchronous: wait for it
+    if (t.device.is_cuda()) torch::cuda::synchronize();
+  };
   run();  // warm up
+  finish();
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < steps; ++i) run();
+  finish();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return double(steps) * batch / s;
 }
