@@ -106,7 +106,8 @@ struct Trainer::Impl {
       mm[i] = t.moves_left >= 0.0f ? 1.0f : 0.0f;
       m[i] = s.full_search && !s.policy_index.empty() ? 1.0f : 0.0f;
     }
-    for (torch::Tensor* t : {&b.x, &b.policy, &b.value, &b.mask}) *t = t->to(device);  // every field of Batch
+    for (torch::Tensor* t : {&b.x, &b.policy, &b.value, &b.wdl, &b.moves_left, &b.mask, &b.moves_left_mask})
+      *t = t->to(device);  // every field of Batch
     return b;
   }
 
