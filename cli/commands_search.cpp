@@ -66,6 +66,26 @@ void run_arena(const ArenaOptions& o) {
   std::cout << r.summary() << std::endl;
 }
 
+// Prints the balanced openings of a variant as an openings file, with the command that made it.
+void run_openings(const std::string& variant, const BalanceConfig& c) {
+  const Game& game = game_by_id(variant);
+  const std::vector<MeasuredOpening> kept = balanced_openings(game, c);
+  const std::string measure = c.games > 0 ? "mean returns of " + std::to_string(c.games) + " self-play games"
+                                          : "root values of one search";
+  std::cout << "# " << kept.size() << " openings for " << variant << ": of " << c.candidates << " distinct random "
+            << c.plies << "-ply openings, those whose\n# " << measure << " per seat lie closest together (search of "
+            << c.simulations << " playouts a move, " << c.evaluator << " evaluator). Made by\n"
+            << "#   vzero openings --variant " << variant << " --plies " << c.plies << " --candidates "
+            << c.candidates << " --keep " << c.keep << " --sims " << c.simulations << " --evaluator " << c.evaluator
+            << " --games " << c.games << " --seed " << c.seed << "\n"
+            << "# (docs/openings.md). After '#': those values, seat 0 first.\n";
+  for (const MeasuredOpening& m : kept) {
+    std::cout << m.opening.text() << "  #";
+    for (double v : m.values) std::cout << ' ' << std::showpos << std::fixed << std::setprecision(3) << v;
+    std::cout << std::noshowpos << std::defaultfloat << "\n";
+  }
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -126,6 +146,21 @@ void add_search_commands(CLI::App& app) {
   arena->add_option("--match", o->arena.match, "The match's name in the games file (default: 'A vs B')");
   arena->add_option("--config", o->config, "TOML config whose [search] table sets search defaults");
   arena->callback([o] { run_arena(*o); });
+
+  auto balance = std::make_shared<std::pair<std::string, BalanceConfig>>();
+  CLI::App* openings = app.add_subcommand("openings", "Print balanced random openings of a variant (an openings file)");
+  openings->add_option("--variant", balance->first, "Variant id")->required();
+  openings->add_option("--plies", balance->second.plies, "Random plies per opening")->check(CLI::Range(1, 100));
+  openings->add_option("--candidates", balance->second.candidates, "Distinct openings measured")
+      ->check(CLI::Range(1, 100000));
+  openings->add_option("--keep", balance->second.keep, "Openings kept (the most balanced)")->check(CLI::Range(1, 100000));
+  openings->add_option("--sims", balance->second.simulations, "Playouts of the measuring search")
+      ->check(CLI::Range(1, 10000000));
+  openings->add_option("--evaluator", balance->second.evaluator, "rollout | heuristic | constant");
+  openings->add_option("--games", balance->second.games, "Self-play games per opening (0: the root value of one search)")
+      ->check(CLI::Range(0, 10000));
+  openings->add_option("--seed", balance->second.seed, "Random seed");
+  openings->callback([balance] { run_openings(balance->first, balance->second); });
 
   CLI::App* bench = app.get_subcommand("bench");
   auto variants = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"chess", "grand"});

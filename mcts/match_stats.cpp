@@ -106,7 +106,7 @@ std::vector<double> mle_logistic(const Sample& s, const std::vector<double>& q, 
 // point iteration of Van den Bergh (section 4.1), started from uniform.
 std::vector<double> mle_normalized(const Sample& s, const std::vector<double>& q, double t) {
   std::vector<double> p(q.size(), 1.0 / q.size()), phi(q.size());
-  for (int it = 0; it < 1000; ++it) {
+  for (int it = 0; it < 2000; ++it) {
     const auto [mu, var] = moments(s.score, p);
     const double sd = std::sqrt(var);
     for (size_t i = 0; i < q.size(); ++i) {
@@ -117,7 +117,7 @@ std::vector<double> mle_normalized(const Sample& s, const std::vector<double>& q
     double change = 0.0;
     for (size_t i = 0; i < q.size(); ++i) change = std::max(change, std::abs(next[i] - p[i]));
     p = next;
-    if (change < 1e-12) break;
+    if (change < 1e-10) break;
   }
   return p;
 }
@@ -195,7 +195,12 @@ SprtConfig parse_sprt(const std::string& text) {
   }
   check(has0 && has1, "sprt: needs elo0=A,elo1=B");
   check(c.elo0 < c.elo1, "sprt: elo0 must be less than elo1");
-  check(c.elo0 >= -500 && c.elo1 <= 500, "sprt: elo0 and elo1 must lie in [-500, 500]");
+  // The normalised model's solver starts from a uniform distribution, which
+  // reaches every sample only for moderate bounds (normalised Elo is small by nature).
+  const double limit = c.normalized ? 200 : 1000;
+  check(c.elo0 >= -limit && c.elo1 <= limit,
+        c.normalized ? "sprt: with model=normalized, elo0 and elo1 must lie in [-200, 200] (model=logistic allows more)"
+                     : "sprt: elo0 and elo1 must lie in [-1000, 1000]");
   check(c.alpha > 0 && c.alpha < 0.5 && c.beta > 0 && c.beta < 0.5, "sprt: alpha and beta must lie in (0, 0.5)");
   return c;
 }

@@ -34,4 +34,28 @@ std::vector<Opening> read_openings(const Game& game, const std::string& path);
 // Random legal plies from the start (fewer if the game ends first), seeded.
 Opening random_opening(const Game& game, int plies, uint64_t seed);
 
+// How to find balanced openings: distinct random openings of `plies` plies,
+// each measured with a network-free search of `simulations` playouts per
+// move: by its root value per seat (games = 0), or by the mean return per
+// seat of `games` games the search plays against itself from there (with
+// root noise, and its first 4 moves drawn in proportion to visits, so that
+// the games show the chances rather than one line). Kept are the `keep` whose values per seat
+// lie closest together (for 2 players: nearest 0).
+struct BalanceConfig {
+  int plies = 2;
+  int candidates = 100;
+  int keep = 20;
+  int simulations = 3200;
+  std::string evaluator = "rollout";  // rollout | heuristic | constant
+  int games = 0;
+  uint64_t seed = 1;
+};
+struct MeasuredOpening {
+  Opening opening;
+  std::vector<double> values;  // per seat: the root value, or the mean return of the games
+  double spread = 0.0;         // largest minus smallest value
+};
+// The kept openings, most balanced first (throws Error on bad settings).
+std::vector<MeasuredOpening> balanced_openings(const Game& game, const BalanceConfig& config);
+
 }  // namespace vzero

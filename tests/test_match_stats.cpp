@@ -143,6 +143,25 @@ TEST_CASE("sprt: options are read and checked", "[stats]") {
   CHECK_THROWS_WITH(parse_sprt("elo0=0,elo1=x"), Catch::Contains("not a number"));
   CHECK_THROWS_WITH(parse_sprt("elo0=0,elo1=5,alpha=0.7"), Catch::Contains("alpha"));
   CHECK_THROWS_WITH(parse_sprt("elo0=0,elo1=5,model=bayes"), Catch::Contains("model"));
+  CHECK_THROWS_WITH(parse_sprt("elo0=0,elo1=400"), Catch::Contains("[-200, 200]"));
+  CHECK(parse_sprt("elo0=0,elo1=400,model=logistic").elo1 == 400);
+}
+
+// Every small sample, even one outcome repeated, gives a finite ratio at
+// the widest bounds each model allows.
+TEST_CASE("sprt: extreme samples stay finite", "[stats]") {
+  for (const char* text : {"elo0=-200,elo1=200", "elo0=-1000,elo1=1000,model=logistic", "elo0=0,elo1=5"}) {
+    const SprtConfig c = parse_sprt(text);
+    for (int code = 1; code < 4 * 4 * 4 * 4 * 4; ++code) {
+      Pentanomial p;
+      Trinomial t;
+      for (int k = 0, rest = code; k < 5; ++k, rest /= 4) p.pairs[k] = std::array<int, 4>{0, 1, 3, 50}[rest % 4];
+      t.losses = p.pairs[0], t.draws = p.pairs[1], t.wins = p.pairs[2];
+      INFO(text << " " << p.pairs[0] << " " << p.pairs[1] << " " << p.pairs[2] << " " << p.pairs[3] << " " << p.pairs[4]);
+      CHECK(std::isfinite(sprt_llr(c, p)));
+      if (t.games() > 0) CHECK(std::isfinite(sprt_llr(c, t)));
+    }
+  }
 }
 
 // Simulated matches between equal players (pairs drawn from one seeded

@@ -3,6 +3,7 @@
 #include <catch.hpp>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "mcts/arena.h"
@@ -82,6 +83,35 @@ TEST_CASE("openings: random openings are seeded, legal, and leave a game to play
   CHECK(a != c);
   CHECK(a.moves.size() <= 6);
   CHECK_FALSE(play_opening(game, a)->is_terminal());
+}
+
+TEST_CASE("openings: balanced ones are measured, distinct, most balanced first", "[records]") {
+  const Game& game = game_by_id("attrition");
+  BalanceConfig c;
+  c.plies = 2;
+  c.candidates = 12;
+  c.keep = 5;
+  c.simulations = 50;
+  c.games = 2;
+  const std::vector<MeasuredOpening> kept = balanced_openings(game, c);
+  REQUIRE(kept.size() == 5);
+  std::set<uint64_t> positions;
+  for (size_t i = 0; i < kept.size(); ++i) {
+    const MeasuredOpening& m = kept[i];
+    CHECK(m.opening.moves.size() == 2);
+    positions.insert(play_opening(game, m.opening)->hash());
+    REQUIRE(m.values.size() == 2);
+    CHECK(m.values[0] == Approx(-m.values[1]));  // mean returns of zero-sum games
+    CHECK(m.spread == Approx(std::abs(m.values[0] - m.values[1])));
+    if (i > 0) CHECK(kept[i - 1].spread <= m.spread);
+  }
+  CHECK(positions.size() == 5);
+  const std::vector<MeasuredOpening> again = balanced_openings(game, c);
+  for (size_t i = 0; i < kept.size(); ++i) CHECK(again[i].opening == kept[i].opening);
+  c.games = 0;  // by the root value of one search
+  for (const MeasuredOpening& m : balanced_openings(game_by_id("chess"), c)) CHECK(m.opening.moves.size() == 2);
+  c.keep = 13;
+  CHECK_THROWS_WITH(balanced_openings(game, c), Catch::Contains("keep"));
 }
 
 TEST_CASE("records: a game record survives JSON exactly; bad lines are named", "[records]") {
