@@ -14,6 +14,7 @@ void add_search_commands(CLI::App& app);  // arena, bench mcts (after add_bench_
 void add_net_commands(CLI::App& app);     // export, bench nn (after add_bench_commands)
 void add_selfplay_command(CLI::App& app);  // selfplay
 void add_train_commands(CLI::App& app);    // train, loop, bench train
+void add_ratings_command(CLI::App& app);   // ratings
 
 // The [search] table of a TOML config file over defaults (none when path is empty).
 SearchConfig search_config_from_file(const std::string& path, SearchConfig defaults = {});
