@@ -19,11 +19,11 @@ void add_ratings_command(CLI::App& app) {
   cmd->add_option("--prior", *prior, "Virtual draws between every two players who met")->check(CLI::Range(0.001, 1000.0));
   cmd->add_option("--csv", *csv, "Also write the table as CSV to this file");
   cmd->callback([=] {
-    std::vector<GameRecord> games;
+    std::vector<MatchRecord> games;
     for (const std::string& f : *files) {
       std::ifstream probe(f);
       check(bool(probe), "cannot read games file '" + f + "'");
-      for (GameRecord& r : read_records(f)) games.push_back(std::move(r));
+      for (MatchRecord& r : read_records(f)) games.push_back(std::move(r));
     }
     check(!games.empty(), "ratings: no games in the given files");
     RatingsOptions options;

@@ -31,7 +31,7 @@ struct Outcome {
   int forfeit_role = -1;  // the role that forfeited, -1 none
 };
 
-Outcome outcome_of(const GameRecord& r) {
+Outcome outcome_of(const MatchRecord& r) {
   Outcome o;
   const int n = int(r.result.size());
   o.seat = int(std::find(r.roles.begin(), r.roles.end(), 0) - r.roles.begin());
@@ -74,9 +74,9 @@ struct GamePlan {
 };
 
 // Plays game i; a forfeit ends it with the forfeiting seat last.
-GameRecord play_one(const GamePlan& plan, const PlayerFactory& make, int index) {
+MatchRecord play_one(const GamePlan& plan, const PlayerFactory& make, int index) {
   const auto start = std::chrono::steady_clock::now();
-  GameRecord r;
+  MatchRecord r;
   r.match = plan.match;
   r.index = index;
   r.variant = plan.game.id();
@@ -116,10 +116,10 @@ GameRecord play_one(const GamePlan& plan, const PlayerFactory& make, int index) 
 }
 
 // The games of this match already in the games file, by index (checked against the plan).
-std::map<int, GameRecord> recorded_games(const GamePlan& plan) {
-  std::map<int, GameRecord> out;
+std::map<int, MatchRecord> recorded_games(const GamePlan& plan) {
+  std::map<int, MatchRecord> out;
   if (plan.config.record.empty()) return out;
-  for (GameRecord& r : read_records(plan.config.record)) {
+  for (MatchRecord& r : read_records(plan.config.record)) {
     if (r.match != plan.match || r.index >= plan.config.games) continue;
     const bool same = r.variant == plan.game.id() && r.roles == plan.roles(r.index) &&
                       r.players == plan.players(r.index) && r.opening == plan.opening(r.index) &&
@@ -222,7 +222,7 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
       throw Error("player " + config.names[role] + " cannot start a game: " + e.what());
     }
   }
-  std::map<int, GameRecord> done = recorded_games(plan);
+  std::map<int, MatchRecord> done = recorded_games(plan);
   std::unique_ptr<AppendFile> record, pgn;
   if (!config.record.empty()) record = std::make_unique<AppendFile>(config.record);
   if (!config.pgn.empty()) pgn = std::make_unique<AppendFile>(config.pgn);
@@ -253,7 +253,7 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
       }
     }
   };
-  const auto finish = [&](int i, const GameRecord& r, bool fresh) {
+  const auto finish = [&](int i, const MatchRecord& r, bool fresh) {
     if (fresh && record) record->append(to_json_line(r) + "\n");
     if (fresh && pgn) pgn->append(to_pgn(game, r));
     std::lock_guard<std::mutex> lock(mutex);

@@ -13,7 +13,7 @@ namespace vzero {
 
 using nlohmann::json;
 
-std::string to_json_line(const GameRecord& r) {
+std::string to_json_line(const MatchRecord& r) {
   json j;
   j["match"] = r.match;
   j["index"] = r.index;
@@ -32,8 +32,8 @@ std::string to_json_line(const GameRecord& r) {
   return j.dump();
 }
 
-GameRecord parse_json_line(const std::string& line) {
-  GameRecord r;
+MatchRecord parse_json_line(const std::string& line) {
+  MatchRecord r;
   try {
     const json j = json::parse(line);
     check(j.is_object(), "not a JSON object");
@@ -65,8 +65,8 @@ GameRecord parse_json_line(const std::string& line) {
   return r;
 }
 
-std::vector<GameRecord> read_records(const std::string& path) {
-  std::vector<GameRecord> out;
+std::vector<MatchRecord> read_records(const std::string& path) {
+  std::vector<MatchRecord> out;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     check(!std::filesystem::exists(path), "cannot read games file '" + path + "'");

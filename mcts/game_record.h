@@ -15,7 +15,7 @@
 
 namespace vzero {
 
-struct GameRecord {
+struct MatchRecord {
   std::string match;  // the match's name inside a games file
   int index = 0;      // the game's index in its match (fixes opening, seat order, seeds)
   std::string variant;
@@ -33,13 +33,13 @@ struct GameRecord {
 };
 
 // The record as one line of JSON (no newline).
-std::string to_json_line(const GameRecord& r);
+std::string to_json_line(const MatchRecord& r);
 // The record of a JSON line (throws Error with the reason).
-GameRecord parse_json_line(const std::string& line);
+MatchRecord parse_json_line(const std::string& line);
 // Every record of a games file, in file order ("FILE:LINE: why" on a bad line).
 // A missing file has none; a last line without its newline (a write cut
 // short) is left out.
-std::vector<GameRecord> read_records(const std::string& path);
+std::vector<MatchRecord> read_records(const std::string& path);
 
 // The time now as "YYYY-MM-DDTHH:MM:SSZ".
 std::string utc_now();

@@ -110,7 +110,7 @@ std::string san(const GameState& state, int action) {
   return out;
 }
 
-std::string to_pgn(const Game& game, const GameRecord& r) {
+std::string to_pgn(const Game& game, const MatchRecord& r) {
   check(game.num_players() == 2 && r.result.size() == 2, "pgn: only 2-player games have PGN");
   const std::string result = r.result[0] > r.result[1] ? "1-0" : r.result[0] < r.result[1] ? "0-1" : "1/2-1/2";
   std::ostringstream out;

@@ -16,6 +16,6 @@ std::string san(const GameState& state, int action);
 
 // The game of a 2-player record as one PGN game, ending with an empty line
 // (throws Error when the record's moves do not replay).
-std::string to_pgn(const Game& game, const GameRecord& record);
+std::string to_pgn(const Game& game, const MatchRecord& record);
 
 }  // namespace vzero

@@ -118,7 +118,7 @@ std::pair<std::string, double> parse_anchor(const std::string& text) {
   throw Error("anchor '" + text + "': the Elo is not a number in [-100000, 100000]");
 }
 
-RatingsTable fit_ratings(const std::vector<GameRecord>& games, const RatingsOptions& options) {
+RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOptions& options) {
   check(options.prior_draws > 0 && options.prior_draws <= 1000, "ratings: the prior must be in (0, 1000] draws");
   std::map<std::string, int> id;
   std::vector<std::string> names;
@@ -135,7 +135,7 @@ RatingsTable fit_ratings(const std::vector<GameRecord>& games, const RatingsOpti
     }
     return it->second;
   };
-  for (const GameRecord& g : games) {
+  for (const MatchRecord& g : games) {
     const int n = int(g.players.size());
     std::set<int> in_game;
     for (const std::string& p : g.players) in_game.insert(id_of(p));

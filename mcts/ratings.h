@@ -47,6 +47,6 @@ std::pair<std::string, double> parse_anchor(const std::string& text);
 
 // Fits the ratings of every player of the games (throws Error on an anchor
 // that played no game or options out of range).
-RatingsTable fit_ratings(const std::vector<GameRecord>& games, const RatingsOptions& options);
+RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOptions& options);
 
 }  // namespace vzero

@@ -14,8 +14,8 @@ using namespace vzero;
 
 namespace {
 
-GameRecord game(const std::vector<std::string>& players, const std::vector<double>& result) {
-  GameRecord r;
+MatchRecord game(const std::vector<std::string>& players, const std::vector<double>& result) {
+  MatchRecord r;
   r.players = players;
   r.result = result;
   return r;
@@ -23,8 +23,8 @@ GameRecord game(const std::vector<std::string>& players, const std::vector<doubl
 
 // A round robin between players of known Elo: each pair plays `games` games,
 // 20% draws, the rest won with the logistic expectation.
-std::vector<GameRecord> synthetic(const std::map<std::string, double>& elo, int games, uint64_t seed) {
-  std::vector<GameRecord> out;
+std::vector<MatchRecord> synthetic(const std::map<std::string, double>& elo, int games, uint64_t seed) {
+  std::vector<MatchRecord> out;
   const auto uniform = [&] { return (splitmix64(seed) >> 11) * (1.0 / 9007199254740992.0); };
   for (auto a = elo.begin(); a != elo.end(); ++a)
     for (auto b = std::next(a); b != elo.end(); ++b)
@@ -85,7 +85,7 @@ TEST_CASE("ratings: Elos of synthetic games are recovered within their intervals
 }
 
 TEST_CASE("ratings: 3-4-player games count as pairwise outcomes", "[ratings]") {
-  std::vector<GameRecord> games;
+  std::vector<MatchRecord> games;
   for (int k = 0; k < 30; ++k) {
     games.push_back(game({"x", "y", "z"}, {1.0, 0.0, -1.0}));
     games.push_back(game({"z", "x", "y"}, {-1.0, 1.0, 0.0}));
@@ -107,7 +107,7 @@ TEST_CASE("ratings: 3-4-player games count as pairwise outcomes", "[ratings]") {
 }
 
 TEST_CASE("ratings: players who never met, or only themselves, are named", "[ratings]") {
-  std::vector<GameRecord> games;
+  std::vector<MatchRecord> games;
   for (int k = 0; k < 10; ++k) {
     games.push_back(game({"a", "b"}, {1, -1}));
     games.push_back(game({"b", "a"}, {0, 0}));
@@ -140,7 +140,7 @@ TEST_CASE("ratings: anchors are read, and the table has its columns", "[ratings]
         std::make_pair(std::string("mcts:sims=800,evaluator=rollout"), 1200.0));
   CHECK_THROWS_WITH(parse_anchor("nobody"), Catch::Contains("PLAYER=ELO"));
   CHECK_THROWS_WITH(parse_anchor("x=fast"), Catch::Contains("not a number"));
-  std::vector<GameRecord> games = {game({"p,1", "q"}, {1, -1}), game({"q", "p,1"}, {0, 0})};
+  std::vector<MatchRecord> games = {game({"p,1", "q"}, {1, -1}), game({"q", "p,1"}, {0, 0})};
   const RatingsTable t = fit_ratings(games, RatingsOptions{});
   CHECK(t.text().rfind("rank  player", 0) == 0);
   CHECK(t.text().find(" games  score      elo     +-\n") != std::string::npos);

@@ -115,7 +115,7 @@ TEST_CASE("openings: balanced ones are measured, distinct, most balanced first",
 }
 
 TEST_CASE("records: a game record survives JSON exactly; bad lines are named", "[records]") {
-  GameRecord r;
+  MatchRecord r;
   r.match = "a \"quoted\" match";
   r.index = 7;
   r.variant = "attrition-3p";
@@ -132,7 +132,7 @@ TEST_CASE("records: a game record survives JSON exactly; bad lines are named", "
   r.time = "2024-05-06T07:08:09Z";
   const std::string line = to_json_line(r);
   CHECK(line.find('\n') == std::string::npos);
-  const GameRecord back = parse_json_line(line);
+  const MatchRecord back = parse_json_line(line);
   CHECK(to_json_line(back) == line);
   CHECK(back.seed == r.seed);
   CHECK(back.opening == r.opening);
@@ -173,8 +173,8 @@ TEST_CASE("records: a match resumes from its games file and ends as if never sto
   CHECK(resumed.summary() == whole.summary());
   CHECK(resumed.pentanomial.pairs == whole.pentanomial.pairs);
   // Same index, same game: the records of the resumed run equal a fresh run's.
-  const std::vector<GameRecord> games = read_records(file);
-  for (const GameRecord& g : games) {
+  const std::vector<MatchRecord> games = read_records(file);
+  for (const MatchRecord& g : games) {
     CHECK(g.match == "mcts:sims=30,evaluator=heuristic vs random");
     CHECK(g.roles[g.index % 2] == 0);
     CHECK(g.players[g.index % 2] == "mcts:sims=30,evaluator=heuristic");
@@ -197,9 +197,9 @@ TEST_CASE("records: openings are played once in each seat order", "[records]") {
   const auto dir = testing::temp_dir("seats");
   c.record = (dir / "games.jsonl").string();
   match("chess", "random", "random", c);
-  const std::vector<GameRecord> games = read_records(c.record);
+  const std::vector<MatchRecord> games = read_records(c.record);
   REQUIRE(games.size() == 6);
-  for (const GameRecord& g : games) {
+  for (const MatchRecord& g : games) {
     CHECK(g.opening == c.openings[g.index / 2]);
     CHECK(g.roles == (g.index % 2 == 0 ? std::vector<int>{0, 1} : std::vector<int>{1, 0}));
   }
@@ -266,7 +266,7 @@ TEST_CASE("pgn: pgn-extract accepts vzero's chess PGN, and its moves replay to t
   c.record = (dir / "games.jsonl").string();
   c.pgn = (dir / "games.pgn").string();
   match("chess", "mcts:sims=20,evaluator=heuristic", "random", c);
-  const std::vector<GameRecord> games = read_records(c.record);
+  const std::vector<MatchRecord> games = read_records(c.record);
   REQUIRE(games.size() == 12);
 
   const fs::path out = dir / "uci.pgn", log = dir / "log.txt";
@@ -295,7 +295,7 @@ TEST_CASE("pgn: pgn-extract accepts vzero's chess PGN, and its moves replay to t
   REQUIRE(moves.size() == 12);
   REQUIRE(fens.size() == 12);
   for (size_t i = 0; i < games.size(); ++i) {
-    const GameRecord& g = games[i];
+    const MatchRecord& g = games[i];
     INFO("game " << g.index);
     CHECK(fens[i] == g.opening.fen);
     std::unique_ptr<GameState> s = chess.new_state(fens[i]);

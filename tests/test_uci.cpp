@@ -108,7 +108,7 @@ TEST_CASE("uci: fairy-stockfish beats a random player at chess and grand without
     INFO(variant << " " << r.summary());
     CHECK(r.forfeits[0] == 0);
     CHECK(r.score >= 0.75);
-    for (const GameRecord& g : read_records(record)) CHECK(g.forfeit_seat == -1);
+    for (const MatchRecord& g : read_records(record)) CHECK(g.forfeit_seat == -1);
   }
 }
 
@@ -128,9 +128,9 @@ TEST_CASE("uci: an engine that dies, hangs or plays an illegal move loses only i
     CHECK(r.losses == 4);
     CHECK(r.forfeits[0] == 4);
     CHECK(r.forfeits[1] == 0);
-    const std::vector<GameRecord> games = read_records(record);
+    const std::vector<MatchRecord> games = read_records(record);
     REQUIRE(games.size() == 4);
-    for (const GameRecord& g : games) {
+    for (const MatchRecord& g : games) {
       CHECK(g.reason == reason);
       REQUIRE(g.forfeit_seat >= 0);
       CHECK(g.roles[g.forfeit_seat] == 0);

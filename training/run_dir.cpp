@@ -63,7 +63,9 @@ void prepare_run_dir(const RunConfig& config, const std::string& dir) {
     for (const auto& entry : fs::directory_iterator(sub))
       if (entry.is_regular_file() && entry.path().extension() == ".tmp") fs::remove(entry.path());
   const std::string cfg = (d / "config.toml").string();
-  if (fs::exists(cfg) && identity_of(read_text_file(cfg)) != identity_of(config.resolved))
+  // The stored config is read again by this build, so that keys added since take their
+  // defaults and a run goes on across versions.
+  if (fs::exists(cfg) && identity_of(parse_run_config(read_text_file(cfg), cfg).resolved) != identity_of(config.resolved))
     throw Error("run folder '" + dir + "' holds a run of another config (" + cfg +
                 "); use a new folder or the same config");
   write_text_file(cfg, config.resolved);
