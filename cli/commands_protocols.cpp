@@ -1,4 +1,5 @@
 // vzero uci | serve --stdio: the UCI engine and the JSON-lines session on stdin/stdout.
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -8,11 +9,18 @@
 namespace vzero::cli {
 namespace {
 
+// Ends the process at once after quit: LibTorch's static destructors alone
+// take about 0.3 s, and a GUI expects an engine to be gone promptly.
+[[noreturn]] void exit_now() {
+  std::cout.flush();
+  std::_Exit(0);
+}
+
 // Reads UCI commands until quit; at the end of input a limited search finishes, an infinite one stops.
 void run_uci() {
   UciEngine engine([](const std::string& line) { std::cout << line << '\n' << std::flush; });
   for (std::string line; std::getline(std::cin, line);)
-    if (!engine.handle_line(line)) return;
+    if (!engine.handle_line(line)) exit_now();
   engine.finish();
 }
 
@@ -22,7 +30,7 @@ void run_serve() {
   for (std::string line; std::getline(std::cin, line);) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     std::cout << session.handle_line(line) << '\n' << std::flush;
-    if (session.finished()) return;
+    if (session.finished()) exit_now();
   }
 }
 

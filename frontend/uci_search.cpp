@@ -77,7 +77,7 @@ SearchJob::SearchJob(const GameState& root, Engine engine, const SearchLimits& l
 
 SearchJob::~SearchJob() {
   stop();
-  wait();
+  if (driver_.joinable()) driver_.join();
 }
 
 void SearchJob::stop() {
@@ -88,13 +88,14 @@ void SearchJob::stop() {
 }
 
 void SearchJob::wait() {
-  if (driver_.joinable()) driver_.join();
+  std::unique_lock<std::mutex> lock(mutex_);
+  wake_.wait(lock, [this] { return sent_; });
 }
 
 void SearchJob::work(int thread) {
   Search search(*engine_.evaluator, engine_.search, 0x5eed + uint64_t(thread));
   search.set_root(*root_);
-  const int64_t chunk = std::max(8, engine_.search.batch * 4);
+  const int64_t chunk = std::max(8, engine_.search.batch);  // stop waits for at most one batch
   int64_t cap = kMaxPlayouts;
   if (limits_.nodes > 0 && !limits_.infinite) cap = std::min(cap, limits_.nodes);
   auto last_snapshot = std::chrono::steady_clock::now();
@@ -178,6 +179,11 @@ void SearchJob::drive() {
   const int best = stats.actions.empty() ? root_->legal_actions().front() : best_action(stats);
   done_ = true;  // before bestmove: a client may send the next go at once
   out_("bestmove " + root_->action_to_text(best));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sent_ = true;
+  }
+  wake_.notify_all();
   for (std::thread& w : workers_) w.join();  // after bestmove: freeing big trees takes a while
 }
 

@@ -47,9 +47,9 @@ class SearchJob {
   // Starts searching root (not terminal) with `threads` searches of engine at once.
   SearchJob(const GameState& root, Engine engine, const SearchLimits& limits, int threads,
             const InfoOptions& info, Sink out);
-  ~SearchJob();  // stops the search (its bestmove is still sent) and joins
+  ~SearchJob();  // stops the search (its bestmove is still sent) and joins its threads
   void stop();   // asks the search to finish: the last info and bestmove follow at once
-  void wait();   // blocks until bestmove has been sent
+  void wait();   // blocks until bestmove has been sent (the threads may still free the tree)
   bool done() const { return done_.load(); }
   bool infinite() const { return limits_.infinite; }
 
@@ -74,6 +74,7 @@ class SearchJob {
   std::mutex mutex_;  // guards what follows
   std::condition_variable wake_;
   bool stop_requested_ = false;
+  bool sent_ = false;  // bestmove is out
   int workers_left_ = 0;
   std::vector<RootStats> snapshots_;  // per worker, the latest root statistics
 
