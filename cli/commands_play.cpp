@@ -39,21 +39,25 @@ class Table {
       ctx.seed = splitmix64(seeds);
       players_[size_t(s)] = make_player(o.opponent, ctx);
       players_[size_t(s)]->new_game(*start_);
-      if (!hint_engine_.evaluator) hint_engine_ = engine_of(*players_[size_t(s)], ctx.search, o.seed);
+      if (!hint_engine_.evaluator)
+        hint_engine_ = engine_of(*players_[size_t(s)], ctx.search, o.seed);
     }
-    if (!hint_engine_.evaluator) hint_engine_ = basic_engine(kFallbackEvaluator, ctx.search, o.seed);
+    if (!hint_engine_.evaluator)
+      hint_engine_ = basic_engine(kFallbackEvaluator, ctx.search, o.seed);
   }
 
   // Plays until the game ends or the person quits.
   void run() {
     std::cout << "vzero play " << game_.id() << " against " << o_.opponent
-              << ": enter actions in the rules notation (e2e4, e7e8q, N@d4, K@d1); 'help' lists the commands.\n";
+              << ": enter actions in the rules notation (e2e4, e7e8q, N@d4, K@d1); 'help' lists "
+                 "the commands.\n";
     while (!state_->is_terminal()) {
       show_board();
       const int p = state_->current_player();
       if (players_[size_t(p)]) {
         const int a = players_[size_t(p)]->choose(*state_);
-        std::cout << "seat " << p << " (" << o_.opponent << ") plays " << state_->action_to_text(a) << "\n";
+        std::cout << "seat " << p << " (" << o_.opponent << ") plays " << state_->action_to_text(a)
+                  << "\n";
         play(a);
         continue;
       }
@@ -63,14 +67,16 @@ class Table {
     show_board();
     std::cout << "game over: " << state_->end_reason() << "; returns";
     const std::vector<double> r = state_->returns();
-    for (size_t s = 0; s < r.size(); ++s) std::cout << " seat " << s << " " << std::showpos << r[s] << std::noshowpos;
+    for (size_t s = 0; s < r.size(); ++s)
+      std::cout << " seat " << s << " " << std::showpos << r[s] << std::noshowpos;
     if (!o_.watch) std::cout << " (you: seat " << o_.seat << ")";
     std::cout << "\n";
   }
 
  private:
   void play(int action) {
-    last_ = "seat " + std::to_string(state_->current_player()) + " played " + state_->action_to_text(action);
+    last_ = "seat " + std::to_string(state_->current_player()) + " played " +
+            state_->action_to_text(action);
     state_->apply(action);
     history_.push_back(action);
     for (auto& p : players_)
@@ -82,7 +88,8 @@ class Table {
     if (!last_.empty()) std::cout << "last move: " << last_ << "\n";
     if (!state_->is_terminal()) {
       const int p = state_->current_player();
-      std::cout << "to act: seat " << p << (players_[size_t(p)] ? " (" + o_.opponent + ")" : " (you)") << "\n";
+      std::cout << "to act: seat " << p
+                << (players_[size_t(p)] ? " (" + o_.opponent + ")" : " (you)") << "\n";
     }
   }
 
@@ -90,13 +97,14 @@ class Table {
   void show_hint(int sims) const {
     const RootStats s = analyse(hint_engine_, *state_, sims, 1, o_.seed);
     const int p = s.player;
-    std::cout << "hint (" << s.visits << " visits, value for seat " << p << " " << std::showpos << std::fixed
+    std::cout << "hint (" << hint_engine_.evaluator->name() << " search, " << s.visits
+              << " visits, value for seat " << p << " " << std::showpos << std::fixed
               << std::setprecision(3) << s.value[size_t(p)] << std::noshowpos << "):\n";
     for (int i = 0; i < std::min<int>(o_.hint_lines, int(s.actions.size())); ++i) {
       const ActionStat& a = s.actions[size_t(i)];
-      std::cout << "  " << std::left << std::setw(8) << state_->action_to_text(a.action) << std::right
-                << " visits " << std::setw(6) << a.visits << "  prior " << std::setprecision(3) << a.prior
-                << "  value ";
+      std::cout << "  " << std::left << std::setw(8) << state_->action_to_text(a.action)
+                << std::right << " visits " << std::setw(6) << a.visits << "  prior "
+                << std::setprecision(3) << a.prior << "  value ";
       if (a.value.empty())
         std::cout << "   -  ";
       else
@@ -121,7 +129,8 @@ class Table {
       if (!(in >> word)) continue;
       if (word == "quit") return false;
       if (word == "help") {
-        std::cout << "ACTION plays it; moves lists the legal actions; hint [SIMS] shows the engine's top moves;"
+        std::cout << "ACTION plays it; moves lists the legal actions; hint [SIMS] shows the "
+                     "engine's top moves;"
                      " undo takes back your last action; fen prints the position; quit ends\n";
       } else if (word == "moves" || word == "?") {
         for (int a : state_->legal_actions()) std::cout << state_->action_to_text(a) << " ";
@@ -187,8 +196,9 @@ void add_play_command(CLI::App& app) {
   CLI::App* play = app.add_subcommand("play", "Play a variant in the terminal against any player");
   play->add_option("--variant,-v", o->variant, "Variant id")->required();
   play->add_option("--fen", o->fen, "Start position (default: the variant's start)");
-  play->add_option("--opponent", o->opponent,
-                   "Player spec of every other seat: random | mcts:sims=N,... | net:model=PATH,... (as arena)");
+  play->add_option(
+      "--opponent", o->opponent,
+      "Player spec of every other seat: random | mcts:sims=N,... | net:model=PATH,... (as arena)");
   play->add_option("--seat", o->seat, "The seat you play (0 = first)");
   play->add_flag("--watch", o->watch, "Watch the opponent spec play every seat");
   play->add_flag("--hint", o->hint, "Show the engine's top moves before each of your actions");

@@ -16,7 +16,8 @@ namespace {
   std::_Exit(0);
 }
 
-// Reads UCI commands until quit; at the end of input a limited search finishes, an infinite one stops.
+// Reads UCI commands until quit; at the end of input a limited search finishes, an infinite one
+// stops.
 void run_uci() {
   UciEngine engine([](const std::string& line) { std::cout << line << '\n' << std::flush; });
   for (std::string line; std::getline(std::cin, line);)
@@ -41,7 +42,8 @@ void add_protocol_commands(CLI::App& app) {
   uci->callback(run_uci);
   auto stdio = std::make_shared<bool>(false);
   CLI::App* serve = app.add_subcommand("serve", "Serve games as JSON lines (docs/protocol.md)");
-  serve->add_flag("--stdio", *stdio, "Requests on stdin, replies on stdout (the only transport)")->required();
+  serve->add_flag("--stdio", *stdio, "Requests on stdin, replies on stdout (the only transport)")
+      ->required();
   serve->callback(run_serve);
 }
 

@@ -58,13 +58,14 @@ int outcome_rank(const ActionStat& a, int player) {
 }
 
 void sort_actions(std::vector<ActionStat>& actions, int player) {
-  std::stable_sort(actions.begin(), actions.end(), [player](const ActionStat& a, const ActionStat& b) {
-    const int ra = outcome_rank(a, player), rb = outcome_rank(b, player);
-    if (ra != rb) return ra < rb;
-    if (a.visits != b.visits) return a.visits > b.visits;
-    if (a.prior != b.prior) return a.prior > b.prior;
-    return a.action < b.action;
-  });
+  std::stable_sort(actions.begin(), actions.end(),
+                   [player](const ActionStat& a, const ActionStat& b) {
+                     const int ra = outcome_rank(a, player), rb = outcome_rank(b, player);
+                     if (ra != rb) return ra < rb;
+                     if (a.visits != b.visits) return a.visits > b.visits;
+                     if (a.prior != b.prior) return a.prior > b.prior;
+                     return a.action < b.action;
+                   });
 }
 
 }  // namespace
@@ -139,7 +140,8 @@ void merge_root_stats(RootStats& into, const RootStats& other) {
       a = b;
       return;
     }
-    for (size_t s = 0; s < a.size(); ++s) a[s] = (a[s] * float(na) + b[s] * float(nb)) / float(na + nb);
+    for (size_t s = 0; s < a.size(); ++s)
+      a[s] = (a[s] * float(na) + b[s] * float(nb)) / float(na + nb);
   };
   if (other.proven) {
     into.proven = true;

@@ -49,8 +49,8 @@ struct ActionStat {
 // A search's root: the seat to act, its value and every legal action.
 struct RootStats {
   int player = -1;
-  int visits = 0;             // root visits
-  std::vector<float> value;   // root value per seat (exact when proven)
+  int visits = 0;            // root visits
+  std::vector<float> value;  // root value per seat (exact when proven)
   bool proven = false;
   // Best first: proven wins for the seat to act, then by visits (ties: higher
   // prior, then action), proven losses last.

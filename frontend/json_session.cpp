@@ -12,8 +12,8 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-constexpr int kMaxDepth = 32;          // nesting of a request
-constexpr size_t kMaxLine = 1 << 20;   // bytes of a request
+constexpr int kMaxDepth = 32;         // nesting of a request
+constexpr size_t kMaxLine = 1 << 20;  // bytes of a request
 constexpr int kMaxSimulations = 1000000;
 
 json parse_request(const std::string& line) {
@@ -37,8 +37,8 @@ int64_t get_int(const json& j, const char* key, int64_t fallback, int64_t lo, in
   const json& v = j[key];
   check(v.is_number_integer(), std::string("'") + key + "' must be an integer");
   const int64_t x = v.get<int64_t>();
-  check(x >= lo && x <= hi,
-        std::string("'") + key + "' must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  check(x >= lo && x <= hi, std::string("'") + key + "' must be in [" + std::to_string(lo) + ", " +
+                                std::to_string(hi) + "]");
   return x;
 }
 
@@ -117,20 +117,23 @@ struct JsonSession::Table {
   }
 };
 
-JsonSession::JsonSession(std::vector<std::string> model_dirs) : model_dirs_(std::move(model_dirs)) {}
+JsonSession::JsonSession(std::vector<std::string> model_dirs)
+    : model_dirs_(std::move(model_dirs)) {}
 JsonSession::~JsonSession() = default;
 
 namespace {
 
 // The player spec of a start request: "player", else "model" as a net: player, else "auto".
-std::string player_spec(const json& req, const std::string& variant, const std::vector<std::string>& dirs) {
+std::string player_spec(const json& req, const std::string& variant,
+                        const std::vector<std::string>& dirs) {
   std::string spec = get_string(req, "player", "");
   const std::string model = get_string(req, "model", "");
   check(spec.empty() || model.empty(), "give 'player' or 'model', not both");
   if (!model.empty()) spec = "net:model=" + model;
   if (spec.empty() || spec == "auto") {
     const std::string shipped = shipped_model(variant, dirs);
-    spec = shipped.empty() ? std::string("mcts:evaluator=") + kFallbackEvaluator : "net:model=" + shipped;
+    spec = shipped.empty() ? std::string("mcts:evaluator=") + kFallbackEvaluator
+                           : "net:model=" + shipped;
   }
   return spec;
 }
@@ -152,7 +155,8 @@ std::string JsonSession::handle_line(const std::string& line) {
       reply["variants"] = json::array();
       for (const std::string& v : game_ids()) {
         const vzero::Game& g = game_by_id(v);
-        reply["variants"].push_back({{"id", v}, {"name", g.variant().name}, {"players", g.num_players()}});
+        reply["variants"].push_back(
+            {{"id", v}, {"name", g.variant().name}, {"players", g.num_players()}});
       }
     } else if (cmd == "start") {
       auto t = std::make_unique<Table>();
@@ -161,7 +165,8 @@ std::string JsonSession::handle_line(const std::string& line) {
       t->state = t->start->clone();
       if (req.contains("search")) {
         check(req["search"].is_object(), "'search' must be an object of [search] keys");
-        for (const auto& [key, value] : req["search"].items()) set_search_option(t->search, key, value.dump());
+        for (const auto& [key, value] : req["search"].items())
+          set_search_option(t->search, key, value.dump());
       }
       t->seed = uint64_t(get_int(req, "seed", 1, 0, INT64_MAX));
       t->spec = player_spec(req, t->game->id(), model_dirs_);
@@ -184,7 +189,8 @@ std::string JsonSession::handle_line(const std::string& line) {
       } else if (cmd == "legal") {
         reply["to_move"] = t.state->current_player();
         reply["actions"] = json::array();
-        for (int a : t.state->legal_actions()) reply["actions"].push_back(t.state->action_to_text(a));
+        for (int a : t.state->legal_actions())
+          reply["actions"].push_back(t.state->action_to_text(a));
       } else if (cmd == "apply") {
         std::vector<std::string> moves = get_strings(req, "actions");
         if (req.contains("action")) moves.insert(moves.begin(), get_string(req, "action", ""));
@@ -242,7 +248,8 @@ std::string JsonSession::handle_line(const std::string& line) {
         reply["action"] = text;
         reply["seat"] = seat;
       } else {
-        throw Error("unknown cmd '" + cmd + "' (start, state, legal, apply, undo, analyse, pick, variants, quit)");
+        throw Error("unknown cmd '" + cmd +
+                    "' (start, state, legal, apply, undo, analyse, pick, variants, quit)");
       }
     }
   } catch (const std::exception& e) {

@@ -42,7 +42,8 @@ int64_t parse_int(const std::string& text, int64_t lo, int64_t hi, const std::st
     used = 0;
   }
   check(used == text.size() && used > 0, what + ": '" + text + "' is not an integer");
-  check(v >= lo && v <= hi, what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  check(v >= lo && v <= hi,
+        what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return v;
 }
 
@@ -56,9 +57,9 @@ std::vector<std::string> two_player_variants() {
 const std::vector<std::string> kEvaluators = {"constant", "heuristic", "rollout"};
 
 bool is_go_keyword(const std::string& w) {
-  static const std::vector<std::string> keys = {"searchmoves", "ponder", "wtime", "btime", "winc", "binc",
-                                                "movestogo",   "depth",  "nodes", "mate",  "movetime",
-                                                "infinite"};
+  static const std::vector<std::string> keys = {"searchmoves", "ponder", "wtime",     "btime",
+                                                "winc",        "binc",   "movestogo", "depth",
+                                                "nodes",       "mate",   "movetime",  "infinite"};
   return std::find(keys.begin(), keys.end(), w) != keys.end();
 }
 
@@ -132,7 +133,8 @@ void UciEngine::uci() {
   for (const std::string& id : two_player_variants()) variants += " var " + id;
   send(variants);
   send("option name Model type string default auto");
-  std::string evaluators = "option name Evaluator type combo default " + std::string(kFallbackEvaluator);
+  std::string evaluators =
+      "option name Evaluator type combo default " + std::string(kFallbackEvaluator);
   for (const std::string& e : kEvaluators) evaluators += " var " + e;
   send(evaluators);
   send("option name Threads type spin default 1 min 1 max 64");
@@ -195,12 +197,81 @@ void UciEngine::set_position(const std::vector<std::string>& words) {
     try {
       s->apply(s->text_to_action(words[i]));
     } catch (const Error& e) {
-      send("info string illegal move '" + words[i] + "' (" + e.what() + "): the position stops before it");
+      send("info string illegal move '" + words[i] + "' (" + e.what() +
+           "): the position stops before it");
       break;
     }
   }
   position_ = std::move(s);
 }
+
+namespace {
+
+// The limits a `go` command names.
+struct GoArgs {
+  int64_t clock[2] = {-1, -1}, inc[2] = {0, 0};  // per side (seat 0 = w); -1: no clock
+  int64_t movestogo = 0, movetime = 0, nodes = 0;
+  bool infinite = false;
+  bool depth_or_mate = false;  // limits a PUCT search does not have
+};
+
+// Reads `go ...`; what it cannot use goes to warn (as "info string" text).
+GoArgs parse_go(const std::vector<std::string>& words,
+                const std::function<void(const std::string&)>& warn) {
+  GoArgs g;
+  for (size_t i = 1; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w == "infinite") {
+      g.infinite = true;
+    } else if (w == "ponder") {
+      warn("ponder is not supported: searching normally");
+    } else if (w == "searchmoves") {
+      warn("searchmoves is not supported: searching every move");
+      while (i + 1 < words.size() && !is_go_keyword(words[i + 1])) ++i;
+    } else if (!is_go_keyword(w) || i + 1 >= words.size()) {
+      warn("go: ignoring '" + w + "'");
+    } else {
+      try {
+        const int64_t v = parse_int(words[++i], 0, int64_t(1) << 50, "go " + w);
+        int64_t* field = w == "wtime"       ? &g.clock[0]
+                         : w == "btime"     ? &g.clock[1]
+                         : w == "winc"      ? &g.inc[0]
+                         : w == "binc"      ? &g.inc[1]
+                         : w == "movestogo" ? &g.movestogo
+                         : w == "movetime"  ? &g.movetime
+                         : w == "nodes"     ? &g.nodes
+                                            : nullptr;
+        if (field)
+          *field = v;
+        else
+          g.depth_or_mate = true;
+      } catch (const Error& e) {
+        warn(e.what());
+      }
+    }
+  }
+  return g;
+}
+
+// The limits of a search for `side` (0 or 1): nodes, and a time budget from
+// movetime and the clock (time/movestogo + 3/4 inc, kept under the clock).
+SearchLimits limits_of(const GoArgs& g, int side, int64_t nodes_option) {
+  SearchLimits limits;
+  limits.infinite = g.infinite;
+  limits.nodes = g.nodes > 0 ? g.nodes : nodes_option;
+  if (g.movetime > 0) limits.time_ms = std::max<int64_t>(1, g.movetime - 5);
+  if (g.clock[side] >= 0) {
+    const int64_t mine = g.clock[side];
+    const int64_t moves = g.movestogo > 0 ? std::min<int64_t>(g.movestogo, 50) : 30;
+    const int64_t budget = mine / moves + g.inc[side] * 3 / 4;
+    const int64_t t = std::max<int64_t>(1, std::min(budget, mine - kMoveOverheadMs));
+    limits.time_ms = limits.time_ms > 0 ? std::min(limits.time_ms, t) : t;
+  }
+  if (!g.infinite && limits.nodes == 0 && limits.time_ms == 0) limits.nodes = kDefaultVisits;
+  return limits;
+}
+
+}  // namespace
 
 void UciEngine::go(const std::vector<std::string>& words) {
   if (job_ && !job_->done()) {
@@ -213,57 +284,13 @@ void UciEngine::go(const std::vector<std::string>& words) {
     send("bestmove (none)");
     return;
   }
-  int64_t clock[2] = {-1, -1}, inc[2] = {0, 0}, movestogo = 0, movetime = 0, nodes = 0;
-  bool infinite = false, unlimited_kind = false;
-  for (size_t i = 1; i < words.size(); ++i) {
-    const std::string& w = words[i];
-    if (w == "infinite") {
-      infinite = true;
-      continue;
-    }
-    if (w == "ponder") {
-      send("info string ponder is not supported: searching normally");
-      continue;
-    }
-    if (w == "searchmoves") {
-      send("info string searchmoves is not supported: searching every move");
-      while (i + 1 < words.size() && !is_go_keyword(words[i + 1])) ++i;
-      continue;
-    }
-    if (!is_go_keyword(w) || i + 1 >= words.size()) {
-      send("info string go: ignoring '" + w + "'");
-      continue;
-    }
-    try {
-      const int64_t v = parse_int(words[++i], 0, int64_t(1) << 50, "go " + w);
-      if (w == "wtime") clock[0] = v;
-      else if (w == "btime") clock[1] = v;
-      else if (w == "winc") inc[0] = v;
-      else if (w == "binc") inc[1] = v;
-      else if (w == "movestogo") movestogo = v;
-      else if (w == "movetime") movetime = v;
-      else if (w == "nodes") nodes = v;
-      else unlimited_kind = true;  // depth, mate: a PUCT search has no such limit
-    } catch (const Error& e) {
-      send(std::string("info string ") + e.what());
-    }
-  }
-  SearchLimits limits;
-  limits.infinite = infinite;
-  limits.nodes = nodes > 0 ? nodes : nodes_;
-  if (movetime > 0) limits.time_ms = std::max<int64_t>(1, movetime - 5);
-  const int side = position_->current_player() == 0 ? 0 : 1;
-  if (clock[side] >= 0) {
-    const int64_t mine = clock[side];
-    const int64_t budget = mine / (movestogo > 0 ? std::min<int64_t>(movestogo, 50) : 30) + inc[side] * 3 / 4;
-    const int64_t t = std::max<int64_t>(1, std::min(budget, mine - kMoveOverheadMs));
-    limits.time_ms = limits.time_ms > 0 ? std::min(limits.time_ms, t) : t;
-  }
-  if (!infinite && limits.nodes == 0 && limits.time_ms == 0) {
-    limits.nodes = kDefaultVisits;
-    if (unlimited_kind) send("info string depth and mate limits are not supported: searching 800 visits");
-  }
-  job_ = std::make_unique<SearchJob>(*position_, engine(), limits, threads_, InfoOptions{multipv_, show_wdl_},
+  const GoArgs args = parse_go(words, [this](const std::string& w) { send("info string " + w); });
+  const SearchLimits limits = limits_of(args, position_->current_player() == 0 ? 0 : 1, nodes_);
+  if (args.depth_or_mate && limits.nodes == kDefaultVisits && limits.time_ms == 0)
+    send("info string depth and mate limits are not supported: searching " +
+         std::to_string(kDefaultVisits) + " playouts");
+  job_ = std::make_unique<SearchJob>(*position_, engine(), limits, threads_,
+                                     InfoOptions{multipv_, show_wdl_},
                                      [this](const std::string& line) { send(line); });
 }
 
@@ -291,11 +318,13 @@ const Engine& UciEngine::engine() {
       send("info string " + variant_ + ": model " + path);
       return *engine_;
     } catch (const std::exception& e) {
-      send("info string cannot use model '" + path + "': " + e.what() + "; searching without a network");
+      send("info string cannot use model '" + path + "': " + e.what() +
+           "; searching without a network");
     }
   }
   engine_ = std::make_unique<Engine>(basic_engine(evaluator_, base, 1));
-  send("info string " + variant_ + ": no model, network-free search (" + evaluator_ + " evaluator)");
+  send("info string " + variant_ + ": no model, network-free search (" + evaluator_ +
+       " evaluator)");
   return *engine_;
 }
 

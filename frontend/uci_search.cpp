@@ -65,7 +65,11 @@ std::string info_line(const GameState& root, const RootStats& stats, int line, c
 
 SearchJob::SearchJob(const GameState& root, Engine engine, const SearchLimits& limits, int threads,
                      const InfoOptions& info, Sink out)
-    : root_(root.clone()), engine_(std::move(engine)), limits_(limits), info_(info), out_(std::move(out)) {
+    : root_(root.clone()),
+      engine_(std::move(engine)),
+      limits_(limits),
+      info_(info),
+      out_(std::move(out)) {
   check(!root_->is_terminal(), "the game is over");
   check(threads >= 1, "a search needs a thread");
   start_ = std::chrono::steady_clock::now();
@@ -145,7 +149,8 @@ void SearchJob::report() {
   const RootStats stats = merged();
   if (stats.actions.empty()) return;
   const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                         std::chrono::steady_clock::now() - start_).count();
+                         std::chrono::steady_clock::now() - start_)
+                         .count();
   // Lines for the searched actions only (an unvisited one has no value of its own).
   int searched = 0;
   for (const ActionStat& a : stats.actions) searched += a.visits > 0 || a.proven;
@@ -161,7 +166,8 @@ void SearchJob::drive() {
   auto next_info = start_ + kInfoEvery;
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    while (!stop_requested_ && !(workers_left_ == 0 && !limits_.infinite) && clock::now() < deadline) {
+    while (!stop_requested_ && !(workers_left_ == 0 && !limits_.infinite) &&
+           clock::now() < deadline) {
       if (clock::now() >= next_info) {
         lock.unlock();
         report();

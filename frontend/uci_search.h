@@ -25,8 +25,8 @@ struct SearchLimits {
 };
 
 struct InfoOptions {
-  int multipv = 1;   // lines reported
-  bool wdl = true;   // append "wdl W D L" to the score
+  int multipv = 1;  // lines reported
+  bool wdl = true;  // append "wdl W D L" to the score
 };
 
 // Searches are capped at this many playouts (about 1 GB of tree), infinite ones included.

@@ -1,7 +1,7 @@
 #pragma once
 // Helpers of the frontend tests: a thread-safe collector of protocol lines.
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -51,7 +51,8 @@ class Lines {
   // The lines from `from` on.
   std::vector<std::string> since(size_t from) {
     std::lock_guard<std::mutex> lock(m_);
-    return std::vector<std::string>(lines_.begin() + long(std::min(from, lines_.size())), lines_.end());
+    return std::vector<std::string>(lines_.begin() + long(std::min(from, lines_.size())),
+                                    lines_.end());
   }
 
  private:

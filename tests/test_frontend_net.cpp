@@ -14,8 +14,8 @@
 #include <catch.hpp>
 
 using namespace vzero;
-using vzero::testing::Lines;
 using nlohmann::json;
+using vzero::testing::Lines;
 
 namespace {
 
@@ -41,8 +41,9 @@ std::string bestmove_after(Lines& out, UciEngine& uci, const std::string& go) {
 
 }  // namespace
 
-TEST_CASE("frontend net: UCI searches with the shipped model, a given one, or none when it does not fit",
-          "[frontend][net]") {
+TEST_CASE(
+    "frontend net: UCI searches with the shipped model, a given one, or none when it does not fit",
+    "[frontend][net]") {
   register_net_players(ServerConfig{});
   const auto dir = vzero::testing::temp_dir("frontend-net");
   write_tiny_checkpoint("grand", (dir / "grand.pt").string());
@@ -77,9 +78,11 @@ TEST_CASE("frontend net: the JSON session plays and analyses with a model", "[fr
   const auto dir = vzero::testing::temp_dir("frontend-net-serve");
   write_tiny_checkpoint("attrition-3p", (dir / "attrition-3p.pt").string());
   JsonSession s({dir.string()});
-  json r = json::parse(s.handle_line(R"({"cmd": "start", "variant": "attrition-3p", "search": {"simulations": 16}})"));
+  json r = json::parse(s.handle_line(
+      R"({"cmd": "start", "variant": "attrition-3p", "search": {"simulations": 16}})"));
   REQUIRE_FALSE(r.contains("error"));
-  CHECK(r["player"] == "net:model=" + (dir / "attrition-3p.pt").string());  // auto finds the shipped model
+  CHECK(r["player"] ==
+        "net:model=" + (dir / "attrition-3p.pt").string());  // auto finds the shipped model
   while (!r["terminal"].get<bool>()) {
     const json a = json::parse(s.handle_line(R"({"cmd": "analyse", "top": 2})"));
     REQUIRE(a["actions"].size() >= 1);

@@ -1,6 +1,5 @@
 // The JSON-lines session of `vzero serve --stdio`: whole games and bad requests.
 #include <catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "frontend/json_session.h"
@@ -71,8 +70,11 @@ std::pair<json, std::vector<int>> play_out(JsonSession& s, int analyse_every, in
 
 TEST_CASE("serve: a whole 4-player attrition game", "[frontend][serve]") {
   JsonSession s(kNoModels);
-  const json start = ask_ok(s, {{"cmd", "start"}, {"variant", "attrition-4p"},
-                                {"player", "mcts:sims=16,evaluator=heuristic"}, {"seed", 3}, {"id", 7}});
+  const json start = ask_ok(s, {{"cmd", "start"},
+                                {"variant", "attrition-4p"},
+                                {"player", "mcts:sims=16,evaluator=heuristic"},
+                                {"seed", 3},
+                                {"id", 7}});
   CHECK(start["id"] == 7);
   CHECK(start["players"] == 4);
   CHECK(start["to_move"] == 0);
@@ -95,7 +97,10 @@ TEST_CASE("serve: a whole 4-player attrition game", "[frontend][serve]") {
 
 TEST_CASE("serve: a whole 007 game, three actions per turn", "[frontend][serve]") {
   JsonSession s(kNoModels);
-  ask_ok(s, {{"cmd", "start"}, {"variant", "007"}, {"player", "random"}, {"seed", 5},
+  ask_ok(s, {{"cmd", "start"},
+             {"variant", "007"},
+             {"player", "random"},
+             {"seed", 5},
              {"search", {{"simulations", 40}, {"cpuct", 1.5}}}});
   auto [end, seats] = play_out(s, 20, 5000);
   CHECK(end["terminal"] == true);
@@ -104,7 +109,8 @@ TEST_CASE("serve: a whole 007 game, three actions per turn", "[frontend][serve]"
   for (size_t i = 0; i < seats.size(); ++i) CHECK(seats[i] == int(i / 3 % 2));
 }
 
-TEST_CASE("serve: apply, undo, moves at the start and the analysis of a fixed position", "[frontend][serve]") {
+TEST_CASE("serve: apply, undo, moves at the start and the analysis of a fixed position",
+          "[frontend][serve]") {
   JsonSession s(kNoModels);
   json r = ask_ok(s, {{"cmd", "start"}, {"variant", "chess"}, {"moves", {"e2e4", "e7e5"}}});
   CHECK(r["ply"] == 2);
@@ -132,7 +138,8 @@ TEST_CASE("serve: apply, undo, moves at the start and the analysis of a fixed po
   CHECK(ask_ok(s, {{"cmd", "pick"}})["action"] == "a1a8");
 }
 
-TEST_CASE("serve: every bad request gets an error object and changes nothing", "[frontend][serve]") {
+TEST_CASE("serve: every bad request gets an error object and changes nothing",
+          "[frontend][serve]") {
   JsonSession s(kNoModels);
   const auto error_of = [&](const std::string& line) {
     const json r = json::parse(s.handle_line(line));

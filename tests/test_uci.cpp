@@ -1,7 +1,6 @@
 // The frontends' shared analysis and the UCI engine, driven line by line.
-#include <catch.hpp>
-
 #include <algorithm>
+#include <catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -27,7 +26,8 @@ std::string field(const std::string& line, const std::string& key) {
 }
 
 // The actions of a position reached from the start by moves, as text.
-std::vector<std::string> legal_after(const std::string& variant, std::initializer_list<const char*> moves) {
+std::vector<std::string> legal_after(const std::string& variant,
+                                     std::initializer_list<const char*> moves) {
   auto s = game_by_id(variant).new_state();
   vzero::testing::play(*s, moves);
   return vzero::testing::texts(*s);
@@ -41,8 +41,9 @@ constexpr const char* kMateInOne = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";  // Ra8#
 
 }  // namespace
 
-TEST_CASE("analysis: root statistics are sorted, carry priors and values, and pvs start at their action",
-          "[frontend]") {
+TEST_CASE(
+    "analysis: root statistics are sorted, carry priors and values, and pvs start at their action",
+    "[frontend]") {
   const Game& game = game_by_id("grand");
   auto state = game.new_state();
   const Engine engine = basic_engine("heuristic", SearchConfig{}, 1);
@@ -75,8 +76,9 @@ TEST_CASE("analysis: root statistics are sorted, carry priors and values, and pv
   CHECK(twice.actions[0].value[0] == Approx(s.actions[0].value[0]));
 }
 
-TEST_CASE("analysis: a proven win is the move to play, and a player without a search gets the fallback",
-          "[frontend]") {
+TEST_CASE(
+    "analysis: a proven win is the move to play, and a player without a search gets the fallback",
+    "[frontend]") {
   const Game& game = game_by_id("chess");
   auto state = game.new_state(kMateInOne);
   const RootStats s = analyse(basic_engine("constant", SearchConfig{}, 1), *state, 200, 1, 1);
@@ -86,7 +88,8 @@ TEST_CASE("analysis: a proven win is the move to play, and a player without a se
   ctx.game = &game;
   const Engine random = engine_of(*make_player("random", ctx), SearchConfig{}, 1);
   CHECK(random.evaluator->name() == kFallbackEvaluator);
-  const Engine mcts = engine_of(*make_player("mcts:sims=33,evaluator=rollout,root_noise=true", ctx), {}, 1);
+  const Engine mcts =
+      engine_of(*make_player("mcts:sims=33,evaluator=rollout,root_noise=true", ctx), {}, 1);
   CHECK(mcts.evaluator->name() == "rollout");
   CHECK(mcts.search.simulations == 33);
   CHECK_FALSE(mcts.search.root_noise);  // analyses are deterministic
@@ -99,7 +102,8 @@ TEST_CASE("analysis: shipped models are found as <dir>/<variant>.pt", "[frontend
   CHECK(shipped_model("chess", {dir.string()}).empty());
 }
 
-TEST_CASE("uci: score lines map values to centipawns and proven results to mate", "[frontend][uci]") {
+TEST_CASE("uci: score lines map values to centipawns and proven results to mate",
+          "[frontend][uci]") {
   CHECK(centipawns(0.0f) == 0);
   CHECK(centipawns(0.5f) == 93);
   CHECK(centipawns(-0.5f) == -93);
@@ -115,16 +119,19 @@ TEST_CASE("uci: score lines map values to centipawns and proven results to mate"
   s.proven = true;
   s.actions.push_back({e4, 10, 0.5f, {-1.0f, 1.0f}, true, {e4, e5}});
   const std::string lost = info_line(*start, s, 1, InfoOptions{}, 10, 5);
-  CHECK(lost == "info depth 2 multipv 1 score mate -1 wdl 0 0 1000 nodes 10 nps 2000 time 5 pv e2e4 e7e5");
+  CHECK(lost ==
+        "info depth 2 multipv 1 score mate -1 wdl 0 0 1000 nodes 10 nps 2000 time 5 pv e2e4 e7e5");
   s.actions[0].value = {0.5f, -0.5f};
   s.actions[0].proven = false;
   CHECK(field(info_line(*start, s, 1, InfoOptions{}, 10, 5), "cp") == "93");
-  CHECK(info_line(*start, s, 1, InfoOptions{1, true}, 10, 5).find("wdl 500 500 0") != std::string::npos);
+  CHECK(info_line(*start, s, 1, InfoOptions{1, true}, 10, 5).find("wdl 500 500 0") !=
+        std::string::npos);
   CHECK(info_line(*start, s, 1, InfoOptions{1, false}, 10, 5).find("wdl") == std::string::npos);
 }
 
-TEST_CASE("uci: a scripted session (options, grand, position with moves, go nodes, infinite and stop)",
-          "[frontend][uci]") {
+TEST_CASE(
+    "uci: a scripted session (options, grand, position with moves, go nodes, infinite and stop)",
+    "[frontend][uci]") {
   Lines out;
   UciEngine uci(out.sink(), {});
   REQUIRE(uci.handle_line("uci"));
@@ -133,7 +140,8 @@ TEST_CASE("uci: a scripted session (options, grand, position with moves, go node
   bool has_variant = false;
   for (const std::string& l : out.since(0))
     if (l.rfind("option name UCI_Variant type combo default chess", 0) == 0)
-      has_variant = l.find(" var grand") != std::string::npos && l.find(" var chess") != std::string::npos &&
+      has_variant = l.find(" var grand") != std::string::npos &&
+                    l.find(" var chess") != std::string::npos &&
                     l.find(" var attrition-4p") == std::string::npos;
   CHECK(has_variant);
 
@@ -166,8 +174,10 @@ TEST_CASE("uci: a scripted session (options, grand, position with moves, go node
   uci.handle_line("stop");
   best = out.wait_for("bestmove", from, 2.0);
   REQUIRE(best >= 0);
-  const double latency_ms = std::chrono::duration<double, std::milli>(out.time_of(best) - stop_sent).count();
-  std::cout << "uci stop latency (go infinite, grand, heuristic): " << latency_ms << " ms" << std::endl;
+  const double latency_ms =
+      std::chrono::duration<double, std::milli>(out.time_of(best) - stop_sent).count();
+  std::cout << "uci stop latency (go infinite, grand, heuristic): " << latency_ms << " ms"
+            << std::endl;
   CHECK(latency_ms < 2000.0);  // the goal is 100 ms; CI machines are shared
   CHECK(contains(legal_after("grand", {}), field(out.at(best), "bestmove")));
 
@@ -188,10 +198,11 @@ TEST_CASE("uci: bad input gets info string and the engine carries on", "[fronten
     const std::vector<std::string> r = out.since(from);
     return r.empty() ? std::string() : r.front();
   };
-  for (const char* bad : {"foo", "setoption name Threads value 0", "setoption name Threads value x",
-                          "setoption name Nope value 1", "setoption name UCI_Variant value attrition-4p",
-                          "setoption", "position", "position fen 8/8/8 w - - 0 1", "position startpos e2e4",
-                          "position startpos moves e2e4 e7e5 e1e5", "go nodes abc", "\x01\xff garbage"}) {
+  for (const char* bad :
+       {"foo", "setoption name Threads value 0", "setoption name Threads value x",
+        "setoption name Nope value 1", "setoption name UCI_Variant value attrition-4p", "setoption",
+        "position", "position fen 8/8/8 w - - 0 1", "position startpos e2e4",
+        "position startpos moves e2e4 e7e5 e1e5", "go nodes abc", "\x01\xff garbage"}) {
     INFO(bad);
     CHECK(reply_to(bad).rfind("info string ", 0) == 0);
   }
