@@ -74,6 +74,7 @@ class Table {
   }
 
  private:
+  // Plays action for the seat to act and tells every player.
   void play(int action) {
     last_ = "seat " + std::to_string(state_->current_player()) + " played " +
             state_->action_to_text(action);
@@ -83,6 +84,7 @@ class Table {
       if (p) p->observe(action);
   }
 
+  // The board (with hands and turn), the last move and who acts next.
   void show_board() const {
     std::cout << "\n" << state_->to_text();
     if (!last_.empty()) std::cout << "last move: " << last_ << "\n";

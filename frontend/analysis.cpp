@@ -15,6 +15,7 @@ namespace {
 constexpr float kWin = 1.0f - 1e-6f;
 constexpr size_t kMaxPv = 64;  // plies of a principal variation
 
+// c without root noise or temperature: the same search every time.
 SearchConfig deterministic(SearchConfig c) {
   c.root_noise = false;
   c.temperature_plies = 0;
@@ -39,6 +40,7 @@ const Edge* pv_edge(const Node& node) {
   return best;
 }
 
+// The line that starts with first and follows pv_edge down the tree.
 std::vector<int> principal_variation(const Edge& first) {
   std::vector<int> pv{first.action};
   const Node* node = first.child.get();
@@ -57,6 +59,7 @@ int outcome_rank(const ActionStat& a, int player) {
   return a.value[size_t(player)] >= kWin ? 0 : a.value[size_t(player)] <= -kWin ? 2 : 1;
 }
 
+// Best first (see RootStats::actions).
 void sort_actions(std::vector<ActionStat>& actions, int player) {
   std::stable_sort(actions.begin(), actions.end(),
                    [player](const ActionStat& a, const ActionStat& b) {

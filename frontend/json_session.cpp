@@ -16,6 +16,7 @@ constexpr int kMaxDepth = 32;         // nesting of a request
 constexpr size_t kMaxLine = 1 << 20;  // bytes of a request
 constexpr int kMaxSimulations = 1000000;
 
+// The request object of a line (throws Error when it is not one JSON object).
 json parse_request(const std::string& line) {
   check(line.size() <= kMaxLine, "request longer than 1 MiB");
   json j;
@@ -42,18 +43,21 @@ int64_t get_int(const json& j, const char* key, int64_t fallback, int64_t lo, in
   return x;
 }
 
+// A string field: absent gives fallback; another type throws Error.
 std::string get_string(const json& j, const char* key, const std::string& fallback) {
   if (!j.contains(key)) return fallback;
   check(j[key].is_string(), std::string("'") + key + "' must be a string");
   return j[key].get<std::string>();
 }
 
+// A boolean field: absent gives fallback; another type throws Error.
 bool get_bool(const json& j, const char* key, bool fallback) {
   if (!j.contains(key)) return fallback;
   check(j[key].is_boolean(), std::string("'") + key + "' must be true or false");
   return j[key].get<bool>();
 }
 
+// An array-of-strings field: absent gives none; another type throws Error.
 std::vector<std::string> get_strings(const json& j, const char* key) {
   std::vector<std::string> out;
   if (!j.contains(key)) return out;
@@ -68,6 +72,7 @@ std::vector<std::string> get_strings(const json& j, const char* key) {
 // A search statistic rounded to 4 decimals (what people and clients need).
 double rounded(float x) { return std::round(double(x) * 1e4) / 1e4; }
 
+// Values per seat as a JSON array (null when there are none).
 json values_json(const std::vector<float>& v) {
   if (v.empty()) return nullptr;
   json out = json::array();

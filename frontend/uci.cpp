@@ -14,6 +14,7 @@ namespace {
 constexpr int64_t kDefaultVisits = 800;  // a `go` without any limit
 constexpr int64_t kMoveOverheadMs = 30;  // kept back from the clock for communication
 
+// The words of a line.
 std::vector<std::string> split(const std::string& line) {
   std::istringstream in(line);
   std::vector<std::string> words;
@@ -21,11 +22,13 @@ std::vector<std::string> split(const std::string& line) {
   return words;
 }
 
+// s in lower case (ASCII).
 std::string lower(std::string s) {
   for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
+// words[from, to) joined by single spaces.
 std::string join(const std::vector<std::string>& words, size_t from, size_t to) {
   std::string out;
   for (size_t i = from; i < to && i < words.size(); ++i) out += (out.empty() ? "" : " ") + words[i];
@@ -47,6 +50,7 @@ int64_t parse_int(const std::string& text, int64_t lo, int64_t hi, const std::st
   return v;
 }
 
+// The UCI_Variant values: vzero's 2-player variant ids.
 std::vector<std::string> two_player_variants() {
   std::vector<std::string> ids;
   for (const std::string& id : game_ids())
@@ -56,6 +60,7 @@ std::vector<std::string> two_player_variants() {
 
 const std::vector<std::string> kEvaluators = {"constant", "heuristic", "rollout"};
 
+// Whether w names a part of a `go` command.
 bool is_go_keyword(const std::string& w) {
   static const std::vector<std::string> keys = {"searchmoves", "ponder", "wtime",     "btime",
                                                 "winc",        "binc",   "movestogo", "depth",

@@ -32,12 +32,12 @@ class UciEngine {
   void finish();
 
  private:
-  void send(const std::string& line);
-  void uci();
-  void set_option(const std::vector<std::string>& words);
-  void set_position(const std::vector<std::string>& words);
-  void go(const std::vector<std::string>& words);
-  void stop_search();
+  void send(const std::string& line);  // one line to the sink, never two at once
+  void uci();                          // id, options, uciok
+  void set_option(const std::vector<std::string>& words);    // throws Error on bad input
+  void set_position(const std::vector<std::string>& words);  // throws Error on a bad FEN
+  void go(const std::vector<std::string>& words);            // starts a SearchJob
+  void stop_search();      // stops a search and waits for its bestmove
   const Engine& engine();  // resolves the model (on isready or go) after an option changed
   const Game& game() const;
 

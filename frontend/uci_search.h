@@ -54,10 +54,10 @@ class SearchJob {
   bool infinite() const { return limits_.infinite; }
 
  private:
-  void drive();
-  void work(int thread);
-  void report();
-  RootStats merged();
+  void drive();           // the job's own thread: limits, periodic info, bestmove
+  void work(int thread);  // one search's thread: batches of playouts until halted
+  void report();          // the info lines of the merged snapshots
+  RootStats merged();     // every worker's latest root statistics added up
 
   std::unique_ptr<GameState> root_;
   Engine engine_;
