@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   vzero::cli::add_game_commands(app);
   vzero::cli::add_bench_commands(app);
   vzero::cli::add_play_command(app);
+  vzero::cli::add_protocol_commands(app);
   vzero::cli::add_search_commands(app);
   vzero::cli::add_net_commands(app);
   vzero::cli::add_selfplay_command(app);

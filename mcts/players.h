@@ -53,6 +53,9 @@ class SearchPlayer : public Player {
   int choose(const GameState& state) override;
   void observe(int action) override { search_.advance(action); }
   const SearchResult& last_result() const { return last_; }
+  // The evaluator and settings of its search, for analyses beside its games (hints, UCI, serve).
+  const std::shared_ptr<Evaluator>& evaluator() const { return evaluator_; }
+  const SearchConfig& config() const { return search_.config(); }
 
  private:
   std::shared_ptr<Evaluator> evaluator_;

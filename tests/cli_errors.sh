@@ -44,6 +44,10 @@ expect_error export --variant chess --format onnx --out "$tmp/x.json"
 expect_error train --config "$tmp/typo.toml" --run-dir "$tmp/run"
 expect_error train --run-dir "$tmp/empty-run"
 expect_error bench nn --variant chess --device cuda:7
+expect_error play --variant chess --opponent wizard
+expect_error play --variant chess --opponent net:model="$tmp/bad.pt"
+expect_error play --variant attrition-4p --seat 4
+expect_error serve
 expect_ok arena --variant attrition --a mcts:sims=20 --b random --games 2
 expect_ok encoding --variant world
 expect_ok perft --variant chess --depth 2 --divide
