@@ -13,10 +13,14 @@ void add_ratings_command(CLI::App& app) {
   auto anchor = std::make_shared<std::string>();
   auto csv = std::make_shared<std::string>();
   auto prior = std::make_shared<double>(RatingsOptions{}.prior_draws);
-  CLI::App* cmd = app.add_subcommand("ratings", "Fit one Elo scale over recorded games (Bradley-Terry)");
-  cmd->add_option("files", *files, "Games files (JSON lines) written by arena --record")->required();
-  cmd->add_option("--anchor", *anchor, "PLAYER=ELO: fix this player's Elo (default: the mean is 0)");
-  cmd->add_option("--prior", *prior, "Virtual draws between every two players who met")->check(CLI::Range(0.001, 1000.0));
+  CLI::App* cmd =
+      app.add_subcommand("ratings", "Fit one Elo scale over recorded games (Bradley-Terry)");
+  cmd->add_option("files", *files, "Games files (JSON lines) written by arena --record")
+      ->required();
+  cmd->add_option("--anchor", *anchor,
+                  "PLAYER=ELO: fix this player's Elo (default: the mean is 0)");
+  cmd->add_option("--prior", *prior, "Virtual draws between every two players who met")
+      ->check(CLI::Range(0.001, 1000.0));
   cmd->add_option("--csv", *csv, "Also write the table as CSV to this file");
   cmd->callback([=] {
     std::vector<MatchRecord> games;

@@ -59,7 +59,8 @@ struct GamePlan {
     const int group = index / seats();
     if (!config.openings.empty()) return config.openings[group % config.openings.size()];
     if (config.opening_plies == 0) return {};
-    return random_opening(game, config.opening_plies, config.seed ^ (uint64_t(group) * 0xD1B54A32D192ED03ull));
+    return random_opening(game, config.opening_plies,
+                          config.seed ^ (uint64_t(group) * 0xD1B54A32D192ED03ull));
   }
   std::vector<int> roles(int index) const {
     std::vector<int> r(seats(), 1);
@@ -124,7 +125,8 @@ std::map<int, MatchRecord> recorded_games(const GamePlan& plan) {
     const bool same = r.variant == plan.game.id() && r.roles == plan.roles(r.index) &&
                       r.players == plan.players(r.index) && r.opening == plan.opening(r.index) &&
                       r.seed == plan.config.seed;
-    check(same, plan.config.record + ": game " + std::to_string(r.index) + " of match '" + plan.match +
+    check(same, plan.config.record + ": game " + std::to_string(r.index) + " of match '" +
+                    plan.match +
                     "' was played with other settings (variant, players, opening or seed); "
                     "use another games file or match name");
     out[r.index] = std::move(r);
@@ -152,7 +154,8 @@ ArenaResult summarize(const std::vector<Outcome>& games, int seats) {
     if (r.by_seat[s].games() > 0) r.score_by_seat[s] /= r.by_seat[s].games();
   const bool paired = seats == 2 && r.games >= 2 && r.games % 2 == 0;
   if (paired)
-    for (size_t i = 0; i + 1 < games.size(); i += 2) r.pentanomial.add(games[i].score, games[i + 1].score);
+    for (size_t i = 0; i + 1 < games.size(); i += 2)
+      r.pentanomial.add(games[i].score, games[i + 1].score);
   r.estimate = paired ? estimate_pentanomial(r.pentanomial) : estimate_trinomial(all);
   r.wins = all.wins;
   r.draws = all.draws;
@@ -171,32 +174,34 @@ ArenaResult summarize(const std::vector<Outcome>& games, int seats) {
 
 std::string ArenaResult::summary() const {
   char buf[200];
-  std::snprintf(buf, sizeof buf, "score %.3f wins %d draws %d losses %d elo %.0f +- %.0f", score, wins, draws, losses,
-                elo, margin);
+  std::snprintf(buf, sizeof buf, "score %.3f wins %d draws %d losses %d elo %.0f +- %.0f", score,
+                wins, draws, losses, elo, margin);
   return buf;
 }
 
 std::vector<std::string> ArenaResult::report() const {
   std::vector<std::string> lines;
   char buf[300];
-  std::snprintf(buf, sizeof buf, "games %d resumed %d mean_plies %.1f forfeits_a %d forfeits_b %d", games, resumed,
-                mean_plies, forfeits[0], forfeits[1]);
+  std::snprintf(buf, sizeof buf, "games %d resumed %d mean_plies %.1f forfeits_a %d forfeits_b %d",
+                games, resumed, mean_plies, forfeits[0], forfeits[1]);
   lines.push_back(buf);
   for (size_t s = 0; s < by_seat.size(); ++s) {
-    std::snprintf(buf, sizeof buf, "seat %zu: a_wins %d draws %d losses %d score %.3f", s, by_seat[s].wins,
-                  by_seat[s].draws, by_seat[s].losses, score_by_seat[s]);
+    std::snprintf(buf, sizeof buf, "seat %zu: a_wins %d draws %d losses %d score %.3f", s,
+                  by_seat[s].wins, by_seat[s].draws, by_seat[s].losses, score_by_seat[s]);
     lines.push_back(buf);
   }
   if (estimate.paired) {
     const auto& p = pentanomial.pairs;
-    std::snprintf(buf, sizeof buf, "pentanomial %d %d %d %d %d (pairs scoring 0, 0.5, 1, 1.5, 2)", p[0], p[1], p[2],
-                  p[3], p[4]);
+    std::snprintf(buf, sizeof buf, "pentanomial %d %d %d %d %d (pairs scoring 0, 0.5, 1, 1.5, 2)",
+                  p[0], p[1], p[2], p[3], p[4]);
     lines.push_back(buf);
   }
-  const std::string nelo = estimate.sd > 0 ? std::to_string(int(std::lround(estimate.nelo))) : "n/a";
-  std::snprintf(buf, sizeof buf, "elo %.1f +- %.1f (95%%, %s) los %.4f nelo %s score %.4f [%.4f, %.4f]",
-                estimate.elo, estimate.margin, estimate.paired ? "pentanomial" : "trinomial", estimate.los,
-                nelo.c_str(), estimate.score, estimate.score_lo, estimate.score_hi);
+  const std::string nelo =
+      estimate.sd > 0 ? std::to_string(int(std::lround(estimate.nelo))) : "n/a";
+  std::snprintf(buf, sizeof buf,
+                "elo %.1f +- %.1f (95%%, %s) los %.4f nelo %s score %.4f [%.4f, %.4f]",
+                estimate.elo, estimate.margin, estimate.paired ? "pentanomial" : "trinomial",
+                estimate.los, nelo.c_str(), estimate.score, estimate.score_lo, estimate.score_hi);
   lines.push_back(buf);
   if (by_seat.size() > 2) {
     std::snprintf(buf, sizeof buf, "average_rank %.3f", average_rank);
@@ -212,7 +217,9 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
   const int n = game.num_players();
   check(!config.sprt || n == 2, "arena: an SPRT needs a 2-player variant");
   check(config.pgn.empty() || n == 2, "arena: PGN needs a 2-player variant");
-  const GamePlan plan{game, config, config.match.empty() ? config.names[0] + " vs " + config.names[1] : config.match};
+  const GamePlan plan{
+      game, config,
+      config.match.empty() ? config.names[0] + " vs " + config.names[1] : config.match};
 
   // A player that cannot even start a game stops the match before it begins.
   for (int role = 0; role < 2; ++role) {
@@ -229,7 +236,7 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
 
   const int unit = n == 2 ? 2 : 1;  // the SPRT judges pairs
   std::vector<std::optional<Outcome>> outcomes(config.games);
-  std::mutex mutex;  // guards outcomes, the judged prefix and the progress line
+  std::mutex mutex;              // guards outcomes, the judged prefix and the progress line
   int judged = 0, finished = 0;  // units judged in order; games finished
   int counted = config.games;    // the games the result covers
   Pentanomial pairs;
@@ -260,12 +267,14 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
     outcomes[i] = outcome_of(r);
     ++finished;
     judge();
-    if (fresh && config.progress && (tty || finished == config.games || finished % std::max(1, config.games / 10) == 0)) {
+    if (fresh && config.progress &&
+        (tty || finished == config.games || finished % std::max(1, config.games / 10) == 0)) {
       double sum = 0.0;
       int k = 0;
       for (const auto& o : outcomes)
         if (o) sum += o->score, ++k;
-      std::fprintf(stderr, "%sgames %d/%d score %.3f", tty ? "\r" : "", finished, config.games, sum / k);
+      std::fprintf(stderr, "%sgames %d/%d score %.3f", tty ? "\r" : "", finished, config.games,
+                   sum / k);
       if (config.sprt) std::fprintf(stderr, " llr %.2f", llr);
       if (!tty || finished == config.games) std::fprintf(stderr, "\n");
       std::fflush(stderr);
@@ -296,7 +305,8 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
   std::vector<Outcome> games;
   for (int i = 0; i < counted; ++i) games.push_back(*outcomes[i]);
   ArenaResult result = summarize(games, n);
-  result.resumed = int(std::count_if(done.begin(), done.end(), [&](const auto& d) { return d.first < counted; }));
+  result.resumed = int(
+      std::count_if(done.begin(), done.end(), [&](const auto& d) { return d.first < counted; }));
   result.sprt = config.sprt;
   result.llr = llr;
   result.sprt_result = decision;

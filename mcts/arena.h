@@ -28,29 +28,29 @@ struct ArenaConfig {
   int games = 20;
   int threads = 1;
   uint64_t seed = 1;
-  std::vector<Opening> openings;  // played in turn, each in every seat order; empty: random ones
-  int opening_plies = 0;          // without openings: random plies, the same for each group
-  bool progress = true;           // a progress line on stderr
+  std::vector<Opening> openings;   // played in turn, each in every seat order; empty: random ones
+  int opening_plies = 0;           // without openings: random plies, the same for each group
+  bool progress = true;            // a progress line on stderr
   std::optional<SprtConfig> sprt;  // 2 players: stop when the test decides
   std::string record;              // games file to append to and resume from ("" none)
   std::string pgn;                 // PGN file to append to ("" none; 2 players)
   std::array<std::string, 2> names{"A", "B"};  // the players' names in records
-  std::string match;               // the match's name in the games file ("" : "<A> vs <B>")
+  std::string match;  // the match's name in the games file ("" : "<A> vs <B>")
 };
 
 struct ArenaResult {
   int games = 0, wins = 0, draws = 0, losses = 0;  // for player A, over the games counted
-  double score = 0.0;                     // A's mean score
-  double elo = 0.0, margin = 0.0;         // Elo difference A - B and its 95% half-width
-  double score_lo = 0.0, score_hi = 1.0;  // the 95% interval on score
+  double score = 0.0;                              // A's mean score
+  double elo = 0.0, margin = 0.0;                  // Elo difference A - B and its 95% half-width
+  double score_lo = 0.0, score_hi = 1.0;           // the 95% interval on score
   double mean_plies = 0.0;
-  EloEstimate estimate;                   // pentanomial when the games form pairs
-  std::vector<double> score_by_seat;      // A's score when seated at each seat
-  std::vector<Trinomial> by_seat;         // A's results at each seat
-  Pentanomial pentanomial;                // 2 players: over complete pairs
-  double average_rank = 0.0;              // A's mean rank (1 best; ties share)
-  std::array<int, 2> forfeits{};          // games A and B lost by forfeit
-  int resumed = 0;                        // games read back from the games file
+  EloEstimate estimate;               // pentanomial when the games form pairs
+  std::vector<double> score_by_seat;  // A's score when seated at each seat
+  std::vector<Trinomial> by_seat;     // A's results at each seat
+  Pentanomial pentanomial;            // 2 players: over complete pairs
+  double average_rank = 0.0;          // A's mean rank (1 best; ties share)
+  std::array<int, 2> forfeits{};      // games A and B lost by forfeit
+  int resumed = 0;                    // games read back from the games file
   std::optional<SprtConfig> sprt;
   double llr = 0.0;
   SprtResult sprt_result = SprtResult::kInconclusive;

@@ -58,10 +58,13 @@ MatchRecord parse_json_line(const std::string& line) {
   const size_t seats = r.players.size();
   check(seats >= 2 && seats <= 4, "bad game record: 2 to 4 players expected");
   check(r.result.size() == seats, "bad game record: one result per player expected");
-  check(r.roles.empty() || r.roles.size() == seats, "bad game record: one role per player expected");
+  check(r.roles.empty() || r.roles.size() == seats,
+        "bad game record: one role per player expected");
   check(r.index >= 0, "bad game record: negative index");
-  check(r.forfeit_seat >= -1 && r.forfeit_seat < int(seats), "bad game record: forfeit_seat out of range");
-  for (double v : r.result) check(std::isfinite(v) && v >= -1.0 && v <= 1.0, "bad game record: result out of [-1, 1]");
+  check(r.forfeit_seat >= -1 && r.forfeit_seat < int(seats),
+        "bad game record: forfeit_seat out of range");
+  for (double v : r.result)
+    check(std::isfinite(v) && v >= -1.0 && v <= 1.0, "bad game record: result out of [-1, 1]");
   return r;
 }
 
@@ -109,7 +112,8 @@ AppendFile::AppendFile(const std::string& path) : path_(path) {
     std::stringstream buffer;
     buffer << in.rdbuf();
     const std::string text = buffer.str();
-    if (text.back() != '\n') fs::resize_file(path, text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+    if (text.back() != '\n')
+      fs::resize_file(path, text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
   }
   out_.open(path, std::ios::app | std::ios::binary);
   check(bool(out_), "cannot write '" + path + "'");

@@ -26,10 +26,10 @@ struct MatchRecord {
   std::vector<double> result;      // return per seat: +1 win, -1 loss, 0 draw (3-4 seats: by rank)
   std::string reason;              // the end reason of the rules, or "forfeit: ..."
   int forfeit_seat = -1;
-  int plies = 0;          // actions played after the opening
-  double seconds = 0.0;   // wall time of the game
-  uint64_t seed = 0;      // the seed its players were made with
-  std::string time;       // UTC when it ended, "YYYY-MM-DDTHH:MM:SSZ"
+  int plies = 0;         // actions played after the opening
+  double seconds = 0.0;  // wall time of the game
+  uint64_t seed = 0;     // the seed its players were made with
+  std::string time;      // UTC when it ended, "YYYY-MM-DDTHH:MM:SSZ"
 };
 
 // The record as one line of JSON (no newline).

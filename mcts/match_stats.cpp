@@ -29,7 +29,9 @@ struct Sample {
   }
 };
 
-Sample sample_of(const Trinomial& t) { return {{0.0, 0.5, 1.0}, {double(t.losses), double(t.draws), double(t.wins)}}; }
+Sample sample_of(const Trinomial& t) {
+  return {{0.0, 0.5, 1.0}, {double(t.losses), double(t.draws), double(t.wins)}};
+}
 Sample sample_of(const Pentanomial& p) {
   Sample s{{0.0, 0.25, 0.5, 0.75, 1.0}, {}};
   for (int k = 0; k < 5; ++k) s.count.push_back(p.pairs[k]);
@@ -66,7 +68,9 @@ EloEstimate estimate(const Sample& s, int games, bool paired) {
   e.score_hi = std::min(1.0, centre + half);
   const double lo_s = 0.5 / games, hi_s = 1.0 - 0.5 / games;  // half a game from the ends
   e.elo = elo_of_score(std::clamp(mu, lo_s, hi_s));
-  e.margin = (elo_of_score(std::clamp(e.score_hi, lo_s, hi_s)) - elo_of_score(std::clamp(e.score_lo, lo_s, hi_s))) / 2.0;
+  e.margin = (elo_of_score(std::clamp(e.score_hi, lo_s, hi_s)) -
+              elo_of_score(std::clamp(e.score_lo, lo_s, hi_s))) /
+             2.0;
   // LOS with the variance about 1/2 (for games: the classic (W - L) / sqrt(W + L)).
   double var_half = 0.0;
   for (size_t i = 0; i < q.size(); ++i) var_half += q[i] * (s.score[i] - 0.5) * (s.score[i] - 0.5);
@@ -162,10 +166,16 @@ int Pentanomial::count() const {
   return n;
 }
 
-void Pentanomial::add(double first, double second) { ++pairs[int(std::lround(2.0 * (first + second)))]; }
+void Pentanomial::add(double first, double second) {
+  ++pairs[int(std::lround(2.0 * (first + second)))];
+}
 
-EloEstimate estimate_trinomial(const Trinomial& t) { return estimate(sample_of(t), t.games(), false); }
-EloEstimate estimate_pentanomial(const Pentanomial& p) { return estimate(sample_of(p), 2 * p.count(), true); }
+EloEstimate estimate_trinomial(const Trinomial& t) {
+  return estimate(sample_of(t), t.games(), false);
+}
+EloEstimate estimate_pentanomial(const Pentanomial& p) {
+  return estimate(sample_of(p), 2 * p.count(), true);
+}
 
 double elo_of_score(double score) {
   const double s = std::clamp(score, 1e-9, 1.0 - 1e-9);
@@ -182,12 +192,17 @@ SprtConfig parse_sprt(const std::string& text) {
   SpecOptions o = parse_spec_options(text);
   bool has0 = false, has1 = false;
   for (const auto& [key, value] : o.items) {
-    if (key == "elo0") c.elo0 = number(key, value), has0 = true;
-    else if (key == "elo1") c.elo1 = number(key, value), has1 = true;
-    else if (key == "alpha") c.alpha = number(key, value);
-    else if (key == "beta") c.beta = number(key, value);
+    if (key == "elo0")
+      c.elo0 = number(key, value), has0 = true;
+    else if (key == "elo1")
+      c.elo1 = number(key, value), has1 = true;
+    else if (key == "alpha")
+      c.alpha = number(key, value);
+    else if (key == "beta")
+      c.beta = number(key, value);
     else if (key == "model") {
-      check(value == "normalized" || value == "logistic", "sprt: model must be normalized or logistic");
+      check(value == "normalized" || value == "logistic",
+            "sprt: model must be normalized or logistic");
       c.normalized = value == "normalized";
     } else {
       throw Error("sprt: unknown key '" + key + "' (expected elo0, elo1, alpha, beta, model)");
@@ -199,9 +214,11 @@ SprtConfig parse_sprt(const std::string& text) {
   // reaches every sample only for moderate bounds (normalised Elo is small by nature).
   const double limit = c.normalized ? 200 : 1000;
   check(c.elo0 >= -limit && c.elo1 <= limit,
-        c.normalized ? "sprt: with model=normalized, elo0 and elo1 must lie in [-200, 200] (model=logistic allows more)"
+        c.normalized ? "sprt: with model=normalized, elo0 and elo1 must lie in [-200, 200] "
+                       "(model=logistic allows more)"
                      : "sprt: elo0 and elo1 must lie in [-1000, 1000]");
-  check(c.alpha > 0 && c.alpha < 0.5 && c.beta > 0 && c.beta < 0.5, "sprt: alpha and beta must lie in (0, 0.5)");
+  check(c.alpha > 0 && c.alpha < 0.5 && c.beta > 0 && c.beta < 0.5,
+        "sprt: alpha and beta must lie in (0, 0.5)");
   return c;
 }
 
@@ -213,13 +230,15 @@ double sprt_llr(const SprtConfig& c, const Pentanomial& p) { return llr(c, sampl
 double sprt_llr(const SprtConfig& c, const Trinomial& t) { return llr(c, sample_of(t), false); }
 
 SprtResult sprt_decide(const SprtConfig& c, double llr) {
-  return llr >= c.upper() ? SprtResult::kH1 : llr <= c.lower() ? SprtResult::kH0 : SprtResult::kInconclusive;
+  return llr >= c.upper()   ? SprtResult::kH1
+         : llr <= c.lower() ? SprtResult::kH0
+                            : SprtResult::kInconclusive;
 }
 
 std::string sprt_line(const SprtConfig& c, double llr, SprtResult r) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "sprt llr %.3f lower %.3f upper %.3f result %s", llr, c.lower(), c.upper(),
-                sprt_result_name(r));
+  std::snprintf(buf, sizeof buf, "sprt llr %.3f lower %.3f upper %.3f result %s", llr, c.lower(),
+                c.upper(), sprt_result_name(r));
   return buf;
 }
 

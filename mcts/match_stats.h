@@ -34,9 +34,9 @@ struct EloEstimate {
   double elo = 0.0;                       // logistic Elo difference A - B
   double margin = 0.0;                    // half the width of the 95% interval on elo
   double los = 0.5;                       // likelihood of superiority, P(A stronger)
-  double sd = 0.0;                        // standard deviation of one game's score (from pairs: sqrt 2 x a pair's)
-  double nelo = 0.0;                      // normalised Elo: (score - 1/2) / sd * 800 / ln 10 (0 when sd is 0)
-  bool paired = false;                    // from the pentanomial model
+  double sd = 0.0;      // standard deviation of one game's score (from pairs: sqrt 2 x a pair's)
+  double nelo = 0.0;    // normalised Elo: (score - 1/2) / sd * 800 / ln 10 (0 when sd is 0)
+  bool paired = false;  // from the pentanomial model
 };
 
 // The estimate of a trinomial sample (games treated as independent).

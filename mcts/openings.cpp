@@ -102,7 +102,8 @@ namespace {
 constexpr int kDrawnPlies = 4;  // self-play moves after the opening drawn in proportion to visits
 
 // Per seat: the root value of one search from state, or the mean return of self-play games from it.
-std::vector<double> measure(const GameState& state, Evaluator& evaluator, const BalanceConfig& c, uint64_t& rng) {
+std::vector<double> measure(const GameState& state, Evaluator& evaluator, const BalanceConfig& c,
+                            uint64_t& rng) {
   SearchConfig config;
   config.simulations = c.simulations;
   if (c.games == 0) {
@@ -135,7 +136,8 @@ std::vector<MeasuredOpening> balanced_openings(const Game& game, const BalanceCo
   check(c.plies >= 1 && c.plies <= 100, "openings: plies must be in [1, 100]");
   check(c.candidates >= 1 && c.candidates <= 100000, "openings: candidates must be in [1, 100000]");
   check(c.keep >= 1 && c.keep <= c.candidates, "openings: keep must be in [1, candidates]");
-  check(c.simulations >= 1 && c.simulations <= 10000000, "openings: simulations must be in [1, 10000000]");
+  check(c.simulations >= 1 && c.simulations <= 10000000,
+        "openings: simulations must be in [1, 10000000]");
   check(c.games >= 0 && c.games <= 10000, "openings: games must be in [0, 10000]");
   const std::unique_ptr<Evaluator> evaluator = make_basic_evaluator(c.evaluator, c.seed);
   std::vector<MeasuredOpening> out;
@@ -147,10 +149,12 @@ std::vector<MeasuredOpening> balanced_openings(const Game& game, const BalanceCo
     const std::unique_ptr<GameState> state = play_opening(game, m.opening);
     if (int(m.opening.moves.size()) != c.plies || !seen.insert(state->hash()).second) continue;
     m.values = measure(*state, *evaluator, c, rng);
-    m.spread = *std::max_element(m.values.begin(), m.values.end()) - *std::min_element(m.values.begin(), m.values.end());
+    m.spread = *std::max_element(m.values.begin(), m.values.end()) -
+               *std::min_element(m.values.begin(), m.values.end());
     out.push_back(std::move(m));
   }
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.spread < b.spread; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.spread < b.spread; });
   out.resize(std::min(out.size(), size_t(c.keep)));
   return out;
 }

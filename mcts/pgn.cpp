@@ -23,7 +23,8 @@ std::vector<std::string> board_of(const GameState& state) {
       rows.emplace_back();
     } else if (std::isdigit(static_cast<unsigned char>(c))) {
       int n = c - '0';
-      while (i + 1 < field.size() && std::isdigit(static_cast<unsigned char>(field[i + 1]))) n = 10 * n + (field[++i] - '0');
+      while (i + 1 < field.size() && std::isdigit(static_cast<unsigned char>(field[i + 1])))
+        n = 10 * n + (field[++i] - '0');
       rows.back().append(n, '.');
     } else {
       rows.back() += c;
@@ -55,7 +56,9 @@ bool parse_move(const std::string& t, Square& from, Square& to, char& promo) {
   return i == t.size();
 }
 
-std::string square_name(const Square& s) { return std::string(1, char('a' + s.file)) + std::to_string(s.rank + 1); }
+std::string square_name(const Square& s) {
+  return std::string(1, char('a' + s.file)) + std::to_string(s.rank + 1);
+}
 
 std::string escape(const std::string& s) {
   std::string out;
@@ -73,14 +76,16 @@ std::string san(const GameState& state, int action) {
   const std::string text = state.action_to_text(action);
   Square from, to;
   char promo = 0;
-  if (v.hook == "attrition" || !parse_move(text, from, to, promo)) return text;  // drops, successions
+  if (v.hook == "attrition" || !parse_move(text, from, to, promo))
+    return text;  // drops, successions
   const std::vector<std::string> board = board_of(state);
   const auto at = [&](const Square& s) { return board[v.ranks - 1 - s.rank][s.file]; };
   const char piece = at(from);
   const int type = v.type_of_letter(char(std::tolower(static_cast<unsigned char>(piece))));
   const bool capture = at(to) != '.' && !(to == from);
   std::string out;
-  const std::string promotion = promo ? std::string("=") + char(std::toupper(static_cast<unsigned char>(promo))) : "";
+  const std::string promotion =
+      promo ? std::string("=") + char(std::toupper(static_cast<unsigned char>(promo))) : "";
   if (type >= 0 && v.pieces[type].pawn) {
     if (from.file != to.file) out = std::string(1, char('a' + from.file)) + "x";
     out += square_name(to) + promotion;
@@ -99,9 +104,10 @@ std::string san(const GameState& state, int action) {
       same_rank |= f2.rank == from.rank;
     }
     out = std::string(1, char(std::toupper(static_cast<unsigned char>(piece))));
-    if (clash) out += !same_file ? std::string(1, char('a' + from.file))
-                      : !same_rank ? std::to_string(from.rank + 1)
-                                   : square_name(from);
+    if (clash)
+      out += !same_file   ? std::string(1, char('a' + from.file))
+             : !same_rank ? std::to_string(from.rank + 1)
+                          : square_name(from);
     out += (capture ? "x" : "") + square_name(to) + promotion;
   }
   std::unique_ptr<GameState> after = state.clone();
@@ -112,13 +118,16 @@ std::string san(const GameState& state, int action) {
 
 std::string to_pgn(const Game& game, const MatchRecord& r) {
   check(game.num_players() == 2 && r.result.size() == 2, "pgn: only 2-player games have PGN");
-  const std::string result = r.result[0] > r.result[1] ? "1-0" : r.result[0] < r.result[1] ? "0-1" : "1/2-1/2";
+  const std::string result = r.result[0] > r.result[1]   ? "1-0"
+                             : r.result[0] < r.result[1] ? "0-1"
+                                                         : "1/2-1/2";
   std::ostringstream out;
   const auto tag = [&](const std::string& name, const std::string& value) {
     out << "[" << name << " \"" << escape(value) << "\"]\n";
   };
-  const std::string date = r.time.size() >= 10 ? r.time.substr(0, 4) + "." + r.time.substr(5, 2) + "." + r.time.substr(8, 2)
-                                                : "????.??.??";
+  const std::string date = r.time.size() >= 10 ? r.time.substr(0, 4) + "." + r.time.substr(5, 2) +
+                                                     "." + r.time.substr(8, 2)
+                                               : "????.??.??";
   tag("Event", r.match.empty() ? "vzero match" : r.match);
   tag("Site", "vzero");
   tag("Date", date);
@@ -140,7 +149,8 @@ std::string to_pgn(const Game& game, const MatchRecord& r) {
   std::string field;
   int number = 1;
   for (int k = 0; k < 6 && fen_fields >> field; ++k)
-    if (k == 5 && game.variant().hook != "attrition") number = std::max(1, std::atoi(field.c_str()));
+    if (k == 5 && game.variant().hook != "attrition")
+      number = std::max(1, std::atoi(field.c_str()));
   std::string moves;
   int line = 0;
   const auto emit = [&](const std::string& token) {
@@ -154,17 +164,20 @@ std::string to_pgn(const Game& game, const MatchRecord& r) {
     moves += token;
     line += int(token.size());
   };
-  int previous = -1;         // the seat that made the last move
-  bool renumber = true;      // a move number is due (at the start, after a comment)
+  int previous = -1;     // the seat that made the last move
+  bool renumber = true;  // a move number is due (at the start, after a comment)
   const size_t total = r.opening.moves.size() + r.moves.size();
   for (size_t i = 0; i < total; ++i) {
-    const std::string& text = i < r.opening.moves.size() ? r.opening.moves[i] : r.moves[i - r.opening.moves.size()];
+    const std::string& text =
+        i < r.opening.moves.size() ? r.opening.moves[i] : r.moves[i - r.opening.moves.size()];
     check(!state->is_terminal(), "pgn: move '" + text + "' after the end of the game");
     const int seat = state->current_player();
     if (seat == 0 && previous == 1) ++number;
     if (renumber || previous != seat) {
-      if (seat == 0) emit(std::to_string(number) + ".");
-      else if (renumber || previous != 0) emit(std::to_string(number) + "...");
+      if (seat == 0)
+        emit(std::to_string(number) + ".");
+      else if (renumber || previous != 0)
+        emit(std::to_string(number) + "...");
     }
     renumber = false;
     int action;

@@ -26,10 +26,14 @@ struct Meeting {
   double points = 0.0;  // i's points among them
 };
 
-double log_sigmoid(double x) { return x >= 0 ? -std::log1p(std::exp(-x)) : x - std::log1p(std::exp(x)); }
+double log_sigmoid(double x) {
+  return x >= 0 ? -std::log1p(std::exp(-x)) : x - std::log1p(std::exp(x));
+}
 
-// Log-likelihood of ratings r (Elo) under the meetings of one group; `at` maps a player to its place in r.
-double log_likelihood(const std::vector<Meeting>& meetings, const std::vector<int>& at, const Eigen::VectorXd& r) {
+// Log-likelihood of ratings r (Elo) under the meetings of one group; `at` maps a player to its
+// place in r.
+double log_likelihood(const std::vector<Meeting>& meetings, const std::vector<int>& at,
+                      const Eigen::VectorXd& r) {
   double sum = 0.0;
   for (const Meeting& m : meetings) {
     const double d = kScale * (r[at[m.i]] - r[at[m.j]]);
@@ -39,14 +43,16 @@ double log_likelihood(const std::vector<Meeting>& meetings, const std::vector<in
 }
 
 // Gradient and information matrix (the negative Hessian) in Elo units.
-void derivatives(const std::vector<Meeting>& meetings, const std::vector<int>& at, const Eigen::VectorXd& r,
-                 Eigen::VectorXd& gradient, Eigen::MatrixXd& information) {
+void derivatives(const std::vector<Meeting>& meetings, const std::vector<int>& at,
+                 const Eigen::VectorXd& r, Eigen::VectorXd& gradient,
+                 Eigen::MatrixXd& information) {
   gradient.setZero(r.size());
   information.setZero(r.size(), r.size());
   for (const Meeting& m : meetings) {
     const int a = at[m.i], b = at[m.j];
     const double p = 1.0 / (1.0 + std::exp(-kScale * (r[a] - r[b])));
-    const double g = kScale * (m.points - m.weight * p), h = kScale * kScale * m.weight * p * (1.0 - p);
+    const double g = kScale * (m.points - m.weight * p),
+                 h = kScale * kScale * m.weight * p * (1.0 - p);
     gradient[a] += g;
     gradient[b] -= g;
     information(a, a) += h;
@@ -72,7 +78,8 @@ Eigen::MatrixXd without(const Eigen::MatrixXd& m, int k) {
 }
 
 // Maximum-likelihood ratings of one group with player `ref` held at 0.
-Eigen::VectorXd newton(const std::vector<Meeting>& meetings, const std::vector<int>& at, int size, int ref) {
+Eigen::VectorXd newton(const std::vector<Meeting>& meetings, const std::vector<int>& at, int size,
+                       int ref) {
   Eigen::VectorXd r = Eigen::VectorXd::Zero(size), g;
   Eigen::MatrixXd info;
   double current = log_likelihood(meetings, at, r);
@@ -107,19 +114,22 @@ std::string join(const std::vector<std::string>& names) {
 
 std::pair<std::string, double> parse_anchor(const std::string& text) {
   const size_t eq = text.rfind('=');
-  check(eq != std::string::npos && eq > 0 && eq + 1 < text.size(), "anchor '" + text + "' is not PLAYER=ELO");
+  check(eq != std::string::npos && eq > 0 && eq + 1 < text.size(),
+        "anchor '" + text + "' is not PLAYER=ELO");
   const std::string value = text.substr(eq + 1);
   try {
     size_t used = 0;
     const double elo = std::stod(value, &used);
-    if (used == value.size() && std::isfinite(elo) && std::abs(elo) <= 100000) return {text.substr(0, eq), elo};
+    if (used == value.size() && std::isfinite(elo) && std::abs(elo) <= 100000)
+      return {text.substr(0, eq), elo};
   } catch (const std::exception&) {
   }
   throw Error("anchor '" + text + "': the Elo is not a number in [-100000, 100000]");
 }
 
 RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOptions& options) {
-  check(options.prior_draws > 0 && options.prior_draws <= 1000, "ratings: the prior must be in (0, 1000] draws");
+  check(options.prior_draws > 0 && options.prior_draws <= 1000,
+        "ratings: the prior must be in (0, 1000] draws");
   std::map<std::string, int> id;
   std::vector<std::string> names;
   std::vector<int> played;
@@ -155,14 +165,17 @@ RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOpt
         points[b] += w * (1.0 - score), weight[b] += w;
       }
   }
-  check(!options.anchor || id.count(options.anchor->first),
-        "ratings: the anchor '" + (options.anchor ? options.anchor->first : "") + "' played no game");
+  check(
+      !options.anchor || id.count(options.anchor->first),
+      "ratings: the anchor '" + (options.anchor ? options.anchor->first : "") + "' played no game");
 
   // Groups of players linked by games (union-find).
   const int players = int(names.size());
   std::vector<int> parent(players);
   std::iota(parent.begin(), parent.end(), 0);
-  const std::function<int(int)> root = [&](int x) { return parent[x] == x ? x : parent[x] = root(parent[x]); };
+  const std::function<int(int)> root = [&](int x) {
+    return parent[x] == x ? x : parent[x] = root(parent[x]);
+  };
   std::vector<Meeting> meetings;
   for (auto& [key, m] : meet) {
     m.weight += options.prior_draws;
@@ -173,15 +186,16 @@ RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOpt
   std::map<int, std::vector<int>> groups;  // by root, players in first-seen order
   for (int p = 0; p < players; ++p) groups[root(p)].push_back(p);
 
-  const size_t rated_groups =
-      std::count_if(groups.begin(), groups.end(), [](const auto& g) { return g.second.size() > 1; });
+  const size_t rated_groups = std::count_if(groups.begin(), groups.end(),
+                                            [](const auto& g) { return g.second.size() > 1; });
   RatingsTable table;
   char buf[300];
   const int anchor = options.anchor ? id[options.anchor->first] : -1;
   int group_number = 0;
   for (const auto& [group_root, members] : groups) {
     if (members.size() == 1) {
-      table.notes.push_back("player " + names[members[0]] + " played no game against another player: not rated");
+      table.notes.push_back("player " + names[members[0]] +
+                            " played no game against another player: not rated");
       continue;
     }
     const int m = int(members.size());
@@ -215,8 +229,10 @@ RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOpt
     if (rated_groups > 1 || (anchor >= 0 && !anchored)) {
       std::vector<std::string> who;
       for (int p : members) who.push_back(names[p]);
-      table.notes.push_back("group " + std::to_string(group_number) + " (" + join(who) + ") never met the other players: " +
-                            (anchored ? "anchored" : "Elo relative to its own mean") + ", comparable only within it");
+      table.notes.push_back("group " + std::to_string(group_number) + " (" + join(who) +
+                            ") never met the other players: " +
+                            (anchored ? "anchored" : "Elo relative to its own mean") +
+                            ", comparable only within it");
     }
     for (int k = 0; k < m; ++k) {
       const int p = members[k];
@@ -229,8 +245,10 @@ RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOpt
       row.group = group_number;
       table.rows.push_back(row);
       if (points[p] == 0.0 || points[p] == weight[p]) {
-        std::snprintf(buf, sizeof buf, "player %s %s every game: its Elo rests on the prior (%g virtual draws per opponent)",
-                      names[p].c_str(), points[p] == 0.0 ? "lost" : "won", options.prior_draws);
+        std::snprintf(
+            buf, sizeof buf,
+            "player %s %s every game: its Elo rests on the prior (%g virtual draws per opponent)",
+            names[p].c_str(), points[p] == 0.0 ? "lost" : "won", options.prior_draws);
         table.notes.push_back(buf);
       }
     }
@@ -246,12 +264,13 @@ std::string RatingsTable::text() const {
   for (const Rating& r : rows) width = std::max(width, r.player.size());
   std::string out;
   char buf[400];
-  std::snprintf(buf, sizeof buf, "%4s  %-*s %6s %6s %8s %6s\n", "rank", int(width), "player", "games", "score", "elo", "+-");
+  std::snprintf(buf, sizeof buf, "%4s  %-*s %6s %6s %8s %6s\n", "rank", int(width), "player",
+                "games", "score", "elo", "+-");
   out += buf;
   for (size_t k = 0; k < rows.size(); ++k) {
     const Rating& r = rows[k];
-    std::snprintf(buf, sizeof buf, "%4zu  %-*s %6d %6.3f %8.1f %6.1f\n", k + 1, int(width), r.player.c_str(), r.games,
-                  r.score, r.elo, r.margin);
+    std::snprintf(buf, sizeof buf, "%4zu  %-*s %6d %6.3f %8.1f %6.1f\n", k + 1, int(width),
+                  r.player.c_str(), r.games, r.score, r.elo, r.margin);
     out += buf;
   }
   return out;

@@ -26,8 +26,8 @@ struct RatingsOptions {
 
 struct Rating {
   std::string player;
-  int games = 0;        // games played (a game with several seats of one player counts once)
-  double score = 0.0;   // points per pairwise game against other players
+  int games = 0;       // games played (a game with several seats of one player counts once)
+  double score = 0.0;  // points per pairwise game against other players
   double elo = 0.0;
   double margin = 0.0;  // 95% half-width
   int group = 0;        // players who never met have different groups

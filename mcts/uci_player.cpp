@@ -20,10 +20,8 @@ std::string same(const std::string& text) { return text; }
 // promotions "+"); their rows serve once those variants are built in.
 const std::vector<UciVariantMap>& variant_table() {
   static const std::vector<UciVariantMap> table = {
-      {"chess", "chess", same, same, same},
-      {"grand", "grand", same, same, same},
-      {"losalamos", "losalamos", same, same, same},
-      {"shogi", "shogi", same, same, same},
+      {"chess", "chess", same, same, same},         {"grand", "grand", same, same, same},
+      {"losalamos", "losalamos", same, same, same}, {"shogi", "shogi", same, same, same},
       {"minishogi", "minishogi", same, same, same},
   };
   return table;
@@ -37,7 +35,8 @@ long long whole(const std::string& key, const std::string& text, long long lo, l
     if (used == text.size() && v >= lo && v <= hi) return v;
   } catch (const std::exception&) {
   }
-  throw Error("uci player: " + key + " must be a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  throw Error("uci player: " + key + " must be a whole number in [" + std::to_string(lo) + ", " +
+              std::to_string(hi) + "]");
 }
 
 double seconds(const std::string& key, const std::string& text) {
@@ -53,7 +52,8 @@ double seconds(const std::string& key, const std::string& text) {
 // One game's engine: started by new_game, stopped when the player goes.
 class UciPlayer : public Player {
  public:
-  UciPlayer(const Game& game, UciSpec spec) : game_(game), spec_(std::move(spec)), map_(*uci_variant_map(game.id())) {}
+  UciPlayer(const Game& game, UciSpec spec)
+      : game_(game), spec_(std::move(spec)), map_(*uci_variant_map(game.id())) {}
   ~UciPlayer() override {
     if (engine_) engine_->stop("quit", failed_ ? 0.0 : 0.5);
   }
@@ -61,7 +61,8 @@ class UciPlayer : public Player {
   void new_game(const GameState& start) override {
     moves_.clear();
     const std::unique_ptr<GameState> initial = game_.new_state();
-    position_ = start.fen() == initial->fen() ? "startpos" : "fen " + map_.fen_to_engine(start.fen());
+    position_ =
+        start.fen() == initial->fen() ? "startpos" : "fen " + map_.fen_to_engine(start.fen());
     guarded([&] {
       engine_ = std::make_unique<ChildProcess>(spec_.command, spec_.args);
       handshake();
@@ -86,7 +87,9 @@ class UciPlayer : public Player {
     }
   }
 
-  void observe(int action) override { moves_.push_back(map_.move_to_engine(game_.action_text(action))); }
+  void observe(int action) override {
+    moves_.push_back(map_.move_to_engine(game_.action_text(action)));
+  }
 
  private:
   // Runs f; a process failure becomes a forfeit.
@@ -117,13 +120,15 @@ class UciPlayer : public Player {
     if (has_variant_option) {
       bool known = false;
       for (const std::string& v : variants) known |= v == spec_.variant;
-      check(known, "uci player: engine '" + spec_.command + "' does not play variant '" + spec_.variant + "'");
+      check(known, "uci player: engine '" + spec_.command + "' does not play variant '" +
+                       spec_.variant + "'");
       engine_->send("setoption name UCI_Variant value " + spec_.variant);
     } else {
-      check(spec_.variant == "chess",
-            "uci player: engine '" + spec_.command + "' has no UCI_Variant option (it plays only chess)");
+      check(spec_.variant == "chess", "uci player: engine '" + spec_.command +
+                                          "' has no UCI_Variant option (it plays only chess)");
     }
-    for (const auto& [name, value] : spec_.options) engine_->send("setoption name " + name + " value " + value);
+    for (const auto& [name, value] : spec_.options)
+      engine_->send("setoption name " + name + " value " + value);
     ready();
     engine_->send("ucinewgame");
     ready();
@@ -143,7 +148,8 @@ class UciPlayer : public Player {
       in >> word;
       if (word != "bestmove") continue;
       in >> move;
-      if (move.empty() || move == "(none)" || move == "0000") throw ProcessFailure("engine has no move");
+      if (move.empty() || move == "(none)" || move == "0000")
+        throw ProcessFailure("engine has no move");
       return move;
     }
   }
@@ -167,7 +173,8 @@ const UciVariantMap* uci_variant_map(const std::string& vzero_id) {
 
 UciSpec parse_uci_spec(SpecOptions& options, const Game& game) {
   const UciVariantMap* map = uci_variant_map(game.id());
-  check(map != nullptr, "uci player: vzero has no UCI mapping for variant '" + game.id() + "' (docs/uci-players.md)");
+  check(map != nullptr, "uci player: vzero has no UCI mapping for variant '" + game.id() +
+                            "' (docs/uci-players.md)");
   UciSpec s;
   s.variant = map->engine_variant;
   std::string thread_count, hash;
@@ -182,7 +189,10 @@ UciSpec parse_uci_spec(SpecOptions& options, const Game& game) {
     } else if (key == "variant") {
       s.variant = value;
     } else if (key == "depth" || key == "nodes" || key == "movetime") {
-      const long long v = whole(key, value, 1, key == "depth" ? 1000 : key == "nodes" ? 1000000000000LL : 86400000);
+      const long long v = whole(key, value, 1,
+                                key == "depth"   ? 1000
+                                : key == "nodes" ? 1000000000000LL
+                                                 : 86400000);
       s.go = key + " " + std::to_string(v);
       movetime_s = key == "movetime" ? v / 1000.0 : 0.0;
       ++limits;
@@ -201,7 +211,8 @@ UciSpec parse_uci_spec(SpecOptions& options, const Game& game) {
   }
   options.items.clear();
   check(!s.command.empty(), "uci player: needs cmd=PATH");
-  check(is_executable_command(s.command), "uci player: '" + s.command + "' is not an executable command");
+  check(is_executable_command(s.command),
+        "uci player: '" + s.command + "' is not an executable command");
   check(limits == 1, "uci player: needs exactly one of depth=D, nodes=N, movetime=MS");
   if (!has_timeout) s.timeout_s += movetime_s;
   return s;

@@ -34,7 +34,7 @@ struct UciSpec {
   std::string variant;  // the engine's variant name
   std::string go;       // "depth 2", "nodes 1000" or "movetime 100"
   std::vector<std::pair<std::string, std::string>> options;  // setoption name/value, in order
-  double timeout_s = 30.0;  // for each answer the engine owes
+  double timeout_s = 30.0;                                   // for each answer the engine owes
 };
 // Reads the options after "uci:" (throws Error when one is unknown, missing or out of range).
 UciSpec parse_uci_spec(SpecOptions& options, const Game& game);

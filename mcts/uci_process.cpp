@@ -55,7 +55,8 @@ ChildProcess::ChildProcess(const std::string& command, const std::vector<std::st
   sigfillset(&all);
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(command.c_str()));
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -149,7 +150,8 @@ void ChildProcess::kill_now() {
     }
     // The group's other members (a script's children) die with it; wait a
     // little until the last is gone, so none outlives this object.
-    for (int ms = 0; ms < 2000 && kill(-pid_, 0) == 0; ++ms) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    for (int ms = 0; ms < 2000 && kill(-pid_, 0) == 0; ++ms)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     pid_ = -1;
   }
   if (fd_ >= 0) close(fd_);

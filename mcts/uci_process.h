@@ -36,7 +36,8 @@ class ChildProcess {
  private:
   // Kills the process group and reaps the child (idempotent).
   void kill_now();
-  // "exited with status N" / "killed by signal N" once it has ended (waits up to wait_s), without reaping.
+  // "exited with status N" / "killed by signal N" once it has ended (waits up to wait_s), without
+  // reaping.
   std::string exit_text(double wait_s);
 
   pid_t pid_ = -1;

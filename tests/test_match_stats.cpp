@@ -98,10 +98,14 @@ TEST_CASE("sprt: log-likelihood ratios match the reference", "[stats]") {
   CHECK(sprt_llr(config(-1.75, 0.25, true), tri(10871, 10650, 20431)) == Approx(2.30).margin(0.01));
   CHECK(sprt_llr(config(0.5, 2.5, false), tri(21404, 21184, 40708)) == Approx(-1.57).margin(0.01));
   CHECK(sprt_llr(config(0, 2, false), tri(57433, 57030, 106593)) == Approx(-2.59).margin(0.01));
-  CHECK(sprt_llr(config(0, 2, true), penta(365, 16618, 36029, 200, 16974, 390)) == Approx(2.25).margin(0.01));
-  CHECK(sprt_llr(config(-1.75, 0.25, true), penta(127, 4883, 10311, 401, 5150, 104)) == Approx(3.01).margin(0.01));
-  CHECK(sprt_llr(config(0.5, 2.5, false), penta(223, 9863, 20279, 1000, 10037, 246)) == Approx(-3.07).margin(0.01));
-  CHECK(sprt_llr(config(0, 2, false), penta(871, 26175, 55003, 980, 26678, 821)) == Approx(-4.98).margin(0.01));
+  CHECK(sprt_llr(config(0, 2, true), penta(365, 16618, 36029, 200, 16974, 390)) ==
+        Approx(2.25).margin(0.01));
+  CHECK(sprt_llr(config(-1.75, 0.25, true), penta(127, 4883, 10311, 401, 5150, 104)) ==
+        Approx(3.01).margin(0.01));
+  CHECK(sprt_llr(config(0.5, 2.5, false), penta(223, 9863, 20279, 1000, 10037, 246)) ==
+        Approx(-3.07).margin(0.01));
+  CHECK(sprt_llr(config(0, 2, false), penta(871, 26175, 55003, 980, 26678, 821)) ==
+        Approx(-4.98).margin(0.01));
 }
 
 TEST_CASE("sprt: small samples by hand", "[stats]") {
@@ -150,14 +154,17 @@ TEST_CASE("sprt: options are read and checked", "[stats]") {
 // Every small sample, even one outcome repeated, gives a finite ratio at
 // the widest bounds each model allows.
 TEST_CASE("sprt: extreme samples stay finite", "[stats]") {
-  for (const char* text : {"elo0=-200,elo1=200", "elo0=-1000,elo1=1000,model=logistic", "elo0=0,elo1=5"}) {
+  for (const char* text :
+       {"elo0=-200,elo1=200", "elo0=-1000,elo1=1000,model=logistic", "elo0=0,elo1=5"}) {
     const SprtConfig c = parse_sprt(text);
     for (int code = 1; code < 4 * 4 * 4 * 4 * 4; ++code) {
       Pentanomial p;
       Trinomial t;
-      for (int k = 0, rest = code; k < 5; ++k, rest /= 4) p.pairs[k] = std::array<int, 4>{0, 1, 3, 50}[rest % 4];
+      for (int k = 0, rest = code; k < 5; ++k, rest /= 4)
+        p.pairs[k] = std::array<int, 4>{0, 1, 3, 50}[rest % 4];
       t.losses = p.pairs[0], t.draws = p.pairs[1], t.wins = p.pairs[2];
-      INFO(text << " " << p.pairs[0] << " " << p.pairs[1] << " " << p.pairs[2] << " " << p.pairs[3] << " " << p.pairs[4]);
+      INFO(text << " " << p.pairs[0] << " " << p.pairs[1] << " " << p.pairs[2] << " " << p.pairs[3]
+                << " " << p.pairs[4]);
       CHECK(std::isfinite(sprt_llr(c, p)));
       if (t.games() > 0) CHECK(std::isfinite(sprt_llr(c, t)));
     }

@@ -23,7 +23,8 @@ MatchRecord game(const std::vector<std::string>& players, const std::vector<doub
 
 // A round robin between players of known Elo: each pair plays `games` games,
 // 20% draws, the rest won with the logistic expectation.
-std::vector<MatchRecord> synthetic(const std::map<std::string, double>& elo, int games, uint64_t seed) {
+std::vector<MatchRecord> synthetic(const std::map<std::string, double>& elo, int games,
+                                  uint64_t seed) {
   std::vector<MatchRecord> out;
   const auto uniform = [&] { return (splitmix64(seed) >> 11) * (1.0 / 9007199254740992.0); };
   for (auto a = elo.begin(); a != elo.end(); ++a)
@@ -89,7 +90,8 @@ TEST_CASE("ratings: 3-4-player games count as pairwise outcomes", "[ratings]") {
   for (int k = 0; k < 30; ++k) {
     games.push_back(game({"x", "y", "z"}, {1.0, 0.0, -1.0}));
     games.push_back(game({"z", "x", "y"}, {-1.0, 1.0, 0.0}));
-    games.push_back(game({"y", "y", "x", "z"}, {0.0, 0.0, 1.0, -1.0}));  // y at two seats: one game for y
+    games.push_back(
+        game({"y", "y", "x", "z"}, {0.0, 0.0, 1.0, -1.0}));  // y at two seats: one game for y
   }
   const RatingsTable t = fit_ratings(games, RatingsOptions{});
   REQUIRE(t.rows.size() == 3);
@@ -117,7 +119,8 @@ TEST_CASE("ratings: players who never met, or only themselves, are named", "[rat
   }
   const RatingsTable t = fit_ratings(games, RatingsOptions{});
   CHECK(t.rows.size() == 4);
-  for (const Rating& r : t.rows) CHECK((std::isfinite(r.elo) && std::isfinite(r.margin) && r.margin > 0));
+  for (const Rating& r : t.rows)
+    CHECK((std::isfinite(r.elo) && std::isfinite(r.margin) && r.margin > 0));
   CHECK(row(t, "a").elo > row(t, "b").elo);
   CHECK(row(t, "a").group != row(t, "c").group);
   CHECK(row(t, "a").elo + row(t, "b").elo == Approx(0.0).margin(1e-6));
@@ -132,7 +135,8 @@ TEST_CASE("ratings: players who never met, or only themselves, are named", "[rat
   CHECK(row(u, "c").elo == 1500.0);
   CHECK(row(u, "d").elo > 1500.0);
   anchored.anchor = std::make_pair(std::string("nobody"), 0.0);
-  CHECK_THROWS_WITH(fit_ratings(games, anchored), Catch::Contains("anchor 'nobody' played no game"));
+  CHECK_THROWS_WITH(fit_ratings(games, anchored),
+                    Catch::Contains("anchor 'nobody' played no game"));
 }
 
 TEST_CASE("ratings: anchors are read, and the table has its columns", "[ratings]") {
@@ -149,10 +153,11 @@ TEST_CASE("ratings: anchors are read, and the table has its columns", "[ratings]
 
 // Three players, each pair a 20-game match from paired random openings,
 // all into one games file: the fit orders them as their head-to-head scores.
-TEST_CASE("ratings: a real three-player round robin is ordered by its head-to-head scores", "[ratings]") {
+TEST_CASE("ratings: a real three-player round robin is ordered by its head-to-head scores",
+          "[ratings]") {
   const Game& game = game_by_id("attrition");
-  const std::vector<std::string> players = {"mcts:sims=150,evaluator=heuristic", "mcts:sims=15,evaluator=heuristic",
-                                            "random"};
+  const std::vector<std::string> players = {"mcts:sims=150,evaluator=heuristic",
+                                            "mcts:sims=15,evaluator=heuristic", "random"};
   const auto dir = testing::temp_dir("round-robin");
   const std::string file = (dir / "games.jsonl").string();
   std::map<std::pair<int, int>, double> score;  // i's score against j

@@ -17,7 +17,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+void write(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
 
 std::string slurp(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -27,7 +29,8 @@ std::string slurp(const fs::path& path) {
 }
 
 // A match between two specs on a variant with the given settings.
-ArenaResult match(const std::string& variant, const std::string& a, const std::string& b, ArenaConfig c) {
+ArenaResult match(const std::string& variant, const std::string& a, const std::string& b,
+                  ArenaConfig c) {
   const Game& game = game_by_id(variant);
   c.progress = false;
   c.names = {a, b};
@@ -73,12 +76,14 @@ TEST_CASE("openings: lines of FENs and moves, comments, and errors naming the li
     CHECK_THROWS_WITH(read_openings(chess, (dir / "bad.txt").string()),
                       Catch::Contains((dir / "bad.txt").string()) && Catch::Contains(message));
   }
-  CHECK_THROWS_WITH(read_openings(chess, (dir / "missing.txt").string()), Catch::Contains("cannot read"));
+  CHECK_THROWS_WITH(read_openings(chess, (dir / "missing.txt").string()),
+                    Catch::Contains("cannot read"));
 }
 
 TEST_CASE("openings: random openings are seeded, legal, and leave a game to play", "[records]") {
   const Game& game = game_by_id("attrition");
-  const Opening a = random_opening(game, 6, 42), b = random_opening(game, 6, 42), c = random_opening(game, 6, 43);
+  const Opening a = random_opening(game, 6, 42), b = random_opening(game, 6, 42),
+                c = random_opening(game, 6, 43);
   CHECK(a == b);
   CHECK(a != c);
   CHECK(a.moves.size() <= 6);
@@ -109,7 +114,8 @@ TEST_CASE("openings: balanced ones are measured, distinct, most balanced first",
   const std::vector<MeasuredOpening> again = balanced_openings(game, c);
   for (size_t i = 0; i < kept.size(); ++i) CHECK(again[i].opening == kept[i].opening);
   c.games = 0;  // by the root value of one search
-  for (const MeasuredOpening& m : balanced_openings(game_by_id("chess"), c)) CHECK(m.opening.moves.size() == 2);
+  for (const MeasuredOpening& m : balanced_openings(game_by_id("chess"), c))
+    CHECK(m.opening.moves.size() == 2);
   c.keep = 13;
   CHECK_THROWS_WITH(balanced_openings(game, c), Catch::Contains("keep"));
 }
@@ -146,13 +152,15 @@ TEST_CASE("records: a game record survives JSON exactly; bad lines are named", "
   AppendFile(file.string()).append(line + "\n");
   CHECK(read_records(file.string()).size() == 2);
   write(file, line + "\n{\"match\": 3}\n");
-  CHECK_THROWS_WITH(read_records(file.string()), Catch::Contains(file.string() + ":2: bad game record"));
+  CHECK_THROWS_WITH(read_records(file.string()),
+                    Catch::Contains(file.string() + ":2: bad game record"));
   write(file, line + "\nnot json\n");
   CHECK_THROWS_WITH(read_records(file.string()), Catch::Contains(":2: bad game record"));
   CHECK(read_records((dir / "none.jsonl").string()).empty());
 }
 
-TEST_CASE("records: a match resumes from its games file and ends as if never stopped", "[records]") {
+TEST_CASE("records: a match resumes from its games file and ends as if never stopped",
+          "[records]") {
   const auto dir = testing::temp_dir("resume");
   const std::string file = (dir / "games.jsonl").string();
   ArenaConfig c;
@@ -205,7 +213,8 @@ TEST_CASE("records: openings are played once in each seat order", "[records]") {
   }
 }
 
-TEST_CASE("records: SPRT stops on pairs in index order, the same with any thread count", "[records]") {
+TEST_CASE("records: SPRT stops on pairs in index order, the same with any thread count",
+          "[records]") {
   ArenaConfig c;
   c.games = 200;
   c.sprt = parse_sprt("elo0=0,elo1=200");
@@ -246,7 +255,8 @@ TEST_CASE("pgn: SAN of special moves", "[records]") {
   CHECK(san_of("7k/8/8/8/8/8/1R6/KR6 w - - 0 1", "b2a2") == "Ra2");
   CHECK(san_of("6k1/5ppp/8/8/8/8/8/K3R3 w - - 0 1", "e1e8") == "Re8#");
   const Game& grand = game_by_id("grand");
-  auto g = grand.new_state("r8r/1Pbqkcabn1/pppppppppp/10/10/10/10/P1PPPPPPPP/1NB1KCABN1/R8R w - - 0 1");
+  auto g =
+      grand.new_state("r8r/1Pbqkcabn1/pppppppppp/10/10/10/10/P1PPPPPPPP/1NB1KCABN1/R8R w - - 0 1");
   CHECK(san(*g, g->text_to_action("b9a10q")) == "bxa10=Q");
 }
 
@@ -254,15 +264,18 @@ TEST_CASE("pgn: SAN of special moves", "[records]") {
 // promotions on the way), written as PGN, read and re-written by Debian's
 // pgn-extract without an error, converted back to UCI moves, and replayed in
 // vzero to the recorded result.
-TEST_CASE("pgn: pgn-extract accepts vzero's chess PGN, and its moves replay to the result", "[records][pgn]") {
+TEST_CASE("pgn: pgn-extract accepts vzero's chess PGN, and its moves replay to the result",
+          "[records][pgn]") {
   const Game& chess = game_by_id("chess");
   const auto dir = testing::temp_dir("pgn");
   ArenaConfig c;
   c.games = 12;
-  c.openings = {parse_opening(chess, "moves: e2e4 d7d5"),
-                parse_opening(chess, "r3k2r/pppq1ppp/2n2n2/3pp3/1bB1P3/2NP1N2/PPPBQPPP/R3K2R w KQkq - 0 8"),
-                parse_opening(chess, "4k3/1P4p1/8/3pP3/8/8/6p1/R3K3 w Q d6 0 40"),
-                parse_opening(chess, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1 moves: e7e5 g1f3")};
+  c.openings = {
+      parse_opening(chess, "moves: e2e4 d7d5"),
+      parse_opening(chess, "r3k2r/pppq1ppp/2n2n2/3pp3/1bB1P3/2NP1N2/PPPBQPPP/R3K2R w KQkq - 0 8"),
+      parse_opening(chess, "4k3/1P4p1/8/3pP3/8/8/6p1/R3K3 w Q d6 0 40"),
+      parse_opening(chess,
+                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1 moves: e7e5 g1f3")};
   c.record = (dir / "games.jsonl").string();
   c.pgn = (dir / "games.pgn").string();
   match("chess", "mcts:sims=20,evaluator=heuristic", "random", c);
@@ -270,13 +283,14 @@ TEST_CASE("pgn: pgn-extract accepts vzero's chess PGN, and its moves replay to t
   REQUIRE(games.size() == 12);
 
   const fs::path out = dir / "uci.pgn", log = dir / "log.txt";
-  const std::string cmd = "/usr/games/pgn-extract -Wuci -C -N -V -w10000 --fixresulttags -o " + out.string() + " " +
-                          c.pgn + " 2> " + log.string();
+  const std::string cmd = "/usr/games/pgn-extract -Wuci -C -N -V -w10000 --fixresulttags -o " +
+                          out.string() + " " + c.pgn + " 2> " + log.string();
   REQUIRE(std::system(cmd.c_str()) == 0);
   const std::string diagnostics = slurp(log);
   INFO(diagnostics);
   CHECK(diagnostics.find("12 games matched out of 12") != std::string::npos);
-  for (const char* bad : {"Failed", "rror", "llegal", "nknown", "fixed"}) CHECK(diagnostics.find(bad) == std::string::npos);
+  for (const char* bad : {"Failed", "rror", "llegal", "nknown", "fixed"})
+    CHECK(diagnostics.find(bad) == std::string::npos);
 
   // Each game of the output: its FEN tag, its result tag, and the moves line.
   std::istringstream text(slurp(out));
@@ -302,7 +316,8 @@ TEST_CASE("pgn: pgn-extract accepts vzero's chess PGN, and its moves replay to t
     const std::string result = moves[i].back();
     moves[i].pop_back();
     for (std::string m : moves[i]) {
-      m.back() = char(std::tolower(static_cast<unsigned char>(m.back())));  // pgn-extract writes "e7e8Q"
+      m.back() =
+          char(std::tolower(static_cast<unsigned char>(m.back())));  // pgn-extract writes "e7e8Q"
       s->apply(s->text_to_action(m));
     }
     CHECK(int(moves[i].size()) == int(g.opening.moves.size()) + g.plies);
@@ -310,6 +325,8 @@ TEST_CASE("pgn: pgn-extract accepts vzero's chess PGN, and its moves replay to t
     CHECK(s->returns() == g.result);
     CHECK(s->end_reason() == g.reason);
     CHECK(result == results[i]);
-    CHECK(result == (g.result[0] > g.result[1] ? "1-0" : g.result[0] < g.result[1] ? "0-1" : "1/2-1/2"));
+    CHECK(result == (g.result[0] > g.result[1]   ? "1-0"
+                     : g.result[0] < g.result[1] ? "0-1"
+                                                 : "1/2-1/2"));
   }
 }

@@ -44,7 +44,8 @@ std::set<std::string> vzero_moves(const std::string& variant, const std::string&
 }
 
 // Plays a match of spec (A) against random (B) on chess, recording to the file.
-ArenaResult match(const std::string& variant, const std::string& spec, int games, const std::string& record) {
+ArenaResult match(const std::string& variant, const std::string& spec, int games,
+                  const std::string& record) {
   const Game& game = game_by_id(variant);
   ArenaConfig c;
   c.games = games;
@@ -86,12 +87,16 @@ TEST_CASE("uci: vzero's legal moves are fairy-stockfish's, for chess and grand",
       {"chess", "r3k2r/pppq1ppp/2n2n2/3pp3/1bB1P3/2NP1N2/PPPBQPPP/R3K2R w KQkq - 0 8"},  // castling
       {"chess", "r3k2r/pppq1ppp/2n2n2/3pp3/1bB1P3/2NP1N2/PPPBQPPP/R3K2R b KQkq - 0 8"},
       {"chess", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"},  // en passant
-      {"chess", "2r5/1P4k1/8/8/8/8/5p2/K7 w - - 0 1"},                                // promotions
+      {"chess", "2r5/1P4k1/8/8/8/8/5p2/K7 w - - 0 1"},                             // promotions
       {"chess", "2r5/1P4k1/8/8/8/8/5p2/K3R3 b - - 0 1"},
       {"grand", "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1"},
-      {"grand", "r8r/1Pbqkcabn1/pppppppppp/10/10/10/10/P1PPPPPPPP/1NB1KCABN1/R8R w - - 0 1"},  // 10th rank
-      {"grand", "r8r/1nbqkcab2/pppppppp1P/10/10/10/10/PPPPPPPPP1/1NB1KCABN1/R8R w - - 0 1"},    // 8th to 9th
-      {"grand", "r8r/1nbqkcabn1/ppp1pppppp/10/3pP5/10/10/PPPP1PPPPP/1NBQKCABN1/R8R w - d7 0 3"},  // en passant
+      {"grand",
+       "r8r/1Pbqkcabn1/pppppppppp/10/10/10/10/P1PPPPPPPP/1NB1KCABN1/R8R w - - 0 1"},  // 10th rank
+      {"grand",
+       "r8r/1nbqkcab2/pppppppp1P/10/10/10/10/PPPPPPPPP1/1NB1KCABN1/R8R w - - 0 1"},  // 8th to 9th
+      {"grand",
+       "r8r/1nbqkcabn1/ppp1pppppp/10/3pP5/10/10/PPPP1PPPPP/1NBQKCABN1/R8R w - d7 0 3"},  // en
+                                                                                         // passant
   };
   for (const auto& [variant, fen] : positions) {
     INFO(variant << " " << fen);
@@ -101,7 +106,8 @@ TEST_CASE("uci: vzero's legal moves are fairy-stockfish's, for chess and grand",
   }
 }
 
-TEST_CASE("uci: fairy-stockfish beats a random player at chess and grand without a forfeit", "[uci]") {
+TEST_CASE("uci: fairy-stockfish beats a random player at chess and grand without a forfeit",
+          "[uci]") {
   for (const std::string variant : {"chess", "grand"}) {
     const std::string record = (testing::temp_dir("uci-" + variant) / "games.jsonl").string();
     const ArenaResult r = match(variant, "uci:cmd=" + kFairy + ",depth=1", 4, record);
@@ -121,7 +127,8 @@ TEST_CASE("uci: an engine that dies, hangs or plays an illegal move loses only i
   for (const auto& [mode, reason] : modes) {
     const auto dir = testing::temp_dir("uci-" + mode);
     const std::string pids = (dir / "pids").string(), record = (dir / "games.jsonl").string();
-    const std::string spec = "uci:cmd=/bin/bash,arg=" + kFake + ",arg=" + mode + ",arg=" + pids + ",depth=1,timeout=0.5";
+    const std::string spec =
+        "uci:cmd=/bin/bash,arg=" + kFake + ",arg=" + mode + ",arg=" + pids + ",depth=1,timeout=0.5";
     const ArenaResult r = match("chess", spec, 4, record);
     INFO(mode << " " << r.summary());
     CHECK(r.games == 4);  // the match went on
@@ -153,9 +160,11 @@ TEST_CASE("uci: an engine that dies, hangs or plays an illegal move loses only i
 TEST_CASE("uci: an engine that cannot start stops the match before it begins", "[uci]") {
   const auto dir = testing::temp_dir("uci-silent");
   const std::string spec = "uci:cmd=/bin/bash,arg=" + kFake + ",arg=silent,depth=1,timeout=0.5";
-  CHECK_THROWS_WITH(match("chess", spec, 2, ""), Catch::Contains("player engine cannot start a game: engine silent"));
-  CHECK_THROWS_WITH(match("chess", "uci:cmd=/bin/bash,arg=" + kFake + ",arg=die,variant=shogi,depth=1", 2, ""),
-                    Catch::Contains("does not play variant 'shogi'"));
+  CHECK_THROWS_WITH(match("chess", spec, 2, ""),
+                    Catch::Contains("player engine cannot start a game: engine silent"));
+  CHECK_THROWS_WITH(
+      match("chess", "uci:cmd=/bin/bash,arg=" + kFake + ",arg=die,variant=shogi,depth=1", 2, ""),
+      Catch::Contains("does not play variant 'shogi'"));
   int status = 0;
   CHECK(waitpid(-1, &status, WNOHANG) == -1);
 }
@@ -163,17 +172,24 @@ TEST_CASE("uci: an engine that cannot start stops the match before it begins", "
 TEST_CASE("uci: specs are checked", "[uci]") {
   PlayerContext p;
   p.game = &game_by_id("chess");
-  CHECK_NOTHROW(make_player("uci:cmd=" + kFairy + ",depth=2,threads=1,hash=16,opt.Skill Level=3", p));
+  CHECK_NOTHROW(
+      make_player("uci:cmd=" + kFairy + ",depth=2,threads=1,hash=16,opt.Skill Level=3", p));
   CHECK_NOTHROW(make_player("uci:cmd=/bin/bash,arg=x,arg=y,movetime=50,variant=chess", p));
   CHECK_THROWS_WITH(make_player("uci:depth=2", p), Catch::Contains("needs cmd=PATH"));
-  CHECK_THROWS_WITH(make_player("uci:cmd=/nonexistent/engine,depth=2", p), Catch::Contains("not an executable"));
+  CHECK_THROWS_WITH(make_player("uci:cmd=/nonexistent/engine,depth=2", p),
+                    Catch::Contains("not an executable"));
   CHECK_THROWS_WITH(make_player("uci:cmd=" + kFairy, p), Catch::Contains("exactly one of depth"));
-  CHECK_THROWS_WITH(make_player("uci:cmd=" + kFairy + ",depth=2,nodes=5", p), Catch::Contains("exactly one of depth"));
-  CHECK_THROWS_WITH(make_player("uci:cmd=" + kFairy + ",depth=0", p), Catch::Contains("depth must be"));
-  CHECK_THROWS_WITH(make_player("uci:cmd=" + kFairy + ",depth=2,timeout=0", p), Catch::Contains("timeout"));
-  CHECK_THROWS_WITH(make_player("uci:cmd=" + kFairy + ",depth=2,ponder=1", p), Catch::Contains("unknown option 'ponder'"));
+  CHECK_THROWS_WITH(make_player("uci:cmd=" + kFairy + ",depth=2,nodes=5", p),
+                    Catch::Contains("exactly one of depth"));
+  CHECK_THROWS_WITH(make_player("uci:cmd=" + kFairy + ",depth=0", p),
+                    Catch::Contains("depth must be"));
+  CHECK_THROWS_WITH(make_player("uci:cmd=" + kFairy + ",depth=2,timeout=0", p),
+                    Catch::Contains("timeout"));
+  CHECK_THROWS_WITH(make_player("uci:cmd=" + kFairy + ",depth=2,ponder=1", p),
+                    Catch::Contains("unknown option 'ponder'"));
   p.game = &game_by_id("attrition");
-  CHECK_THROWS_WITH(make_player("uci:cmd=" + kFairy + ",depth=2", p), Catch::Contains("no UCI mapping"));
+  CHECK_THROWS_WITH(make_player("uci:cmd=" + kFairy + ",depth=2", p),
+                    Catch::Contains("no UCI mapping"));
   CHECK(uci_variant_map("grand")->engine_variant == "grand");
   CHECK(uci_variant_map("attrition") == nullptr);
 }
