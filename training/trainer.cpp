@@ -228,16 +228,23 @@ Validation Trainer::validate(const std::vector<Sample>& samples) {
   for (size_t at = 0; at < samples.size(); at += batch) {
     std::vector<const Sample*> chunk;
     for (size_t i = at; i < std::min(samples.size(), at + batch); ++i) chunk.push_back(&samples[i]);
-    const Impl::Batch b = t.make_batch(chunk, {}, true);  // value error against the game results
+    // Padded to a power of two, so that the network sees few distinct batch
+    // shapes (oneDNN keeps compiled kernels per shape); only the first n rows count.
+    const int64_t n = int64_t(chunk.size());
+    while (chunk.size() & (chunk.size() - 1)) chunk.push_back(chunk.back());
+    Impl::Batch b = t.make_batch(chunk, {}, true);  // value error against the game results
     const NetOutput out = t.model->forward(b.x);
-    const torch::Tensor &logits = out.policy, &values = out.values;
+    torch::Tensor logits = out.policy, values = out.values;
+    torch::Tensor moves_left = out.moves_left;
+    for (torch::Tensor* x : {&logits, &values, &moves_left, &b.policy, &b.value, &b.mask, &b.moves_left, &b.moves_left_mask})
+      if (x->defined()) *x = x->narrow(0, 0, n);
     se += (values - b.value).pow(2).mean(1).sum().item<double>();
     ce += (-(b.policy * torch::log_softmax(logits, 1)).sum(1) * b.mask).sum().item<double>();
     const torch::Tensor hit = (logits.argmax(1) == b.policy.argmax(1)).to(torch::kFloat) * b.mask;
     top1 += int(hit.sum().item<float>());
     policy_n += int(b.mask.sum().item<float>());
-    if (out.moves_left.defined()) {
-      moves_left_error += ((out.moves_left - b.moves_left).abs().squeeze(1) * b.moves_left_mask).sum().item<double>();
+    if (moves_left.defined()) {
+      moves_left_error += ((moves_left - b.moves_left).abs().squeeze(1) * b.moves_left_mask).sum().item<double>();
       moves_left_n += b.moves_left_mask.sum().item<double>();
     }
   }
