@@ -121,7 +121,7 @@ class FairyRules {
   // Pins and checkers decide legality (no jokers, shared pieces, hoppers or drop limits on checks).
   bool fast_legality_ = false;
   Bitboard dead_[2][kMaxPieceTypes] = {};  // with immobility_illegal: squares of no further move
-  Bitboard file_bb_[16] = {};
+  Bitboard file_bb_[16] = {};  // the squares of each file (nifu)
 
   Bitboard promo_zone_[2] = {0, 0}, wait_rank_[2] = {0, 0}, drop_zone_[2] = {0, 0},
            start_zone_[2] = {0, 0};
