@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "game/error.h"
+#include "game/files.h"
 
 namespace vzero {
 
@@ -60,7 +61,7 @@ ModelIdentity read_identity(torch::serialize::InputArchive& in) {
 void open_archive(torch::serialize::InputArchive& in, const std::string& path) {
   if (!std::filesystem::is_regular_file(path)) throw Error("checkpoint '" + path + "' does not exist");
   try {
-    in.load_from(path);
+    in.load_from(path, torch::Device(torch::kCPU));  // whichever device saved it
   } catch (const c10::Error& e) {
     throw Error("checkpoint '" + path + "' is truncated or corrupt (not a readable archive)");
   }
@@ -104,9 +105,7 @@ void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t ste
   } catch (const c10::Error& e) {
     throw Error("cannot write checkpoint '" + path + "'");
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error("cannot write checkpoint '" + path + "': " + ec.message());
+  sync_and_rename(tmp, path);
 }
 
 std::pair<ModelIdentity, ModelConfig> read_checkpoint_header(const std::string& path) {
