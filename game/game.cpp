@@ -48,7 +48,8 @@ bool is_action_syntax(const std::string& t) {
     return square_at(i) && i == t.size();
   }
   if (!square_at(i) || !square_at(i)) return false;
-  if (i < t.size() && std::islower(static_cast<unsigned char>(t[i]))) ++i;
+  if (i < t.size() && (std::islower(static_cast<unsigned char>(t[i])) || t[i] == '+'))
+    ++i;  // e7e8q, b8h2+
   return i == t.size();
 }
 

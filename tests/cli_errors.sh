@@ -58,6 +58,19 @@ case "$out" in "nodes 8902 time_ms "*" nps "*) ;; *) echo "FAIL: last line '$out
 n=$("$vz" perft --variant grand --depth 2 --divide | grep -c ': ')
 [ "$n" -eq 65 ] || { echo "FAIL: divide printed $n lines"; fails=$((fails + 1)); }
 "$vz" variants | cut -f1 | grep -qx chess || { echo "FAIL: variants lacks chess"; fails=$((fails + 1)); }
+# Shogi: malformed FEN and SFEN, a drop onto an occupied square, a second
+# unpromoted pawn on a file (nifu), "+" on pieces that cannot promote.
+expect_error perft --variant shogi --fen "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN[] w - - 0 1" --depth 1
+expect_error perft --variant shogi --fen "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 0P 1" --depth 1
+expect_error perft --variant shogi --fen "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK+GSNL b - 1" --depth 1
+expect_error perft --variant shogi --fen "4k4/9/9/9/9/9/9/9/4K4[P] w - - 0 1" --moves "P@e1" --depth 1
+expect_error perft --variant shogi --fen "4k4/9/9/9/9/9/4P4/9/4K4[P] w - - 0 1" --moves "P@e5" --depth 1
+expect_error perft --variant shogi --moves "e1e2+" --depth 1
+expect_error perft --variant shogi --fen "4k4/9/4G4/9/9/9/9/9/4K4[] w - - 0 1" --moves "e7e8+" --depth 1
+expect_error perft --variant shogi --moves "h3h4+" --depth 1
+expect_error perft --variant minishogi --fen "rbsgk/4p/5/P4/KGSBR[] w - - 0" --moves "a2a3q" --depth 1
+expect_ok perft --variant shogi --fen "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" --depth 2
+expect_ok perft --variant shogi --fen "4k4/9/9/9/9/9/4P4/9/4K4[P] w - - 0 1" --moves "P@d5" --depth 1
 # Matches with openings, SPRT, records and PGN; ratings over games files.
 printf 'moves: N@d4\nmoves: N@d4 zz\n' > "$tmp/bad-openings.txt"
 printf 'moves: N@d4\n' > "$tmp/openings.txt"
