@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   vzero::cli::add_net_commands(app);
   vzero::cli::add_selfplay_command(app);
   vzero::cli::add_train_commands(app);
+  vzero::cli::add_gate_command(app);
   vzero::register_net_players(vzero::ServerConfig{});
   try {
     app.parse(argc, argv);
