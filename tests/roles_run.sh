@@ -107,6 +107,12 @@ if sum(survivors.values()) != reported_games:
 print("roles run: %d shards (%d by killed workers), %d games, ids unique, none lost" %
       (len(games), len(games) - len(survivors), sum(games.values())))
 EOF
+# A worker may run with other placement settings (games in flight, threads); another run's config is refused.
+"$vzero" selfplay --follow --config "$config" --run-dir "$run" --set selfplay.parallel_games=3 --set train.threads=1 \
+  > "$dir/placement.log" 2>&1 || fail "a worker with other placement settings was refused: $(cat "$dir/placement.log")"
+rc=0
+"$vzero" selfplay --follow --config "$config" --run-dir "$run" --set selfplay.full_visits=33 > /dev/null 2> "$dir/err" || rc=$?
+test "$rc" -eq 2 && grep -q "holds a run of another config" "$dir/err" || fail "another config: status $rc, $(cat "$dir/err")"
 # The C++ reader accepts every shard (checksums, sizes): train on a copy of the whole folder.
 mkdir "$dir/copy"
 cp -r "$run/shards" "$dir/copy/shards"

@@ -12,7 +12,6 @@
 #include <random>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "game/error.h"
 #include "game/files.h"
@@ -36,9 +35,10 @@ constexpr auto kStaleTemporary = std::chrono::minutes(10);
 // without the number of generations, which a restart may raise.
 std::string role_identity(const std::string& resolved) {
   static const std::set<std::string> placement = {
-      "/device",         "/generations",         "selfplay/parallel_games",    "inference/max_batch",
-      "inference/max_wait_us", "inference/workers", "inference/threads_per_worker", "inference/cache_entries",
-      "inference/device", "train/threads", "loop/generations"};
+      "/device",           "selfplay/parallel_games", "inference/max_batch",
+      "inference/max_wait_us", "inference/workers",   "inference/threads_per_worker",
+      "inference/cache_entries", "inference/device",  "train/threads",
+      "loop/generations"};
   std::istringstream in(resolved);
   std::string line, table, out;
   while (std::getline(in, line)) {

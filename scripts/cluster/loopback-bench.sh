@@ -14,10 +14,10 @@ dir=$(mktemp -d /tmp/vzero-loopback-bench.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 run="$dir/run"
 
-# A promoted network: train one step on a few bootstrap games, keep it as gen-001.
+# A promoted network: trained briefly on a few bootstrap games, kept as gen-001.
 "$VZERO" selfplay --config "$CONFIG" --games 8 --set selfplay.full_visits=16 --set selfplay.fast_visits=4 \
   --out "$run/shards" > /dev/null
-"$VZERO" train --config "$CONFIG" --run-dir "$run" --set train.steps=1 > /dev/null
+"$VZERO" train --config "$CONFIG" --run-dir "$run" > /dev/null
 cp "$run/models/train.pt" "$run/models/gen-001.pt"
 echo "generation 1" > "$run/models/current.txt"
 
@@ -42,8 +42,10 @@ workers 2
 
 # Training: one process, then two ranks on loopback (each half of every batch).
 settings=(--set train.steps="$STEPS" --set train.threads=1)
-cp -r "$run" "$dir/one"
-cp -r "$run" "$dir/two"
+for copy in one two; do
+  cp -r "$run" "$dir/$copy"
+  rm "$dir/$copy/config.toml" "$dir/$copy/models/train.pt" "$dir/$copy/models/train-target.txt"  # a fresh training
+done
 "$VZERO" train --config "$CONFIG" --run-dir "$dir/one" "${settings[@]}" | sed -n 's/.*\(samples_per_s [0-9.]*\).*/train ranks 1 \1/p'
 port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 RANK=1 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port GLOO_SOCKET_IFNAME=lo \
