@@ -61,7 +61,7 @@ ModelIdentity read_identity(torch::serialize::InputArchive& in) {
 void open_archive(torch::serialize::InputArchive& in, const std::string& path) {
   if (!std::filesystem::is_regular_file(path)) throw Error("checkpoint '" + path + "' does not exist");
   try {
-    in.load_from(path, torch::Device(torch::kCPU));  // whichever device wrote it
+    in.load_from(path, torch::Device(torch::kCPU));  // whichever device saved it
   } catch (const c10::Error& e) {
     throw Error("checkpoint '" + path + "' is truncated or corrupt (not a readable archive)");
   }

@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "game/error.h"
 #include "mcts/players.h"
 #include "net/server.h"
 
@@ -21,7 +22,7 @@ class ServerRegistry {
   // The server of game and model, shared with every live player of the same pair.
   std::shared_ptr<InferenceServer> get(const Game& game, const ServerConfig& config, const std::string& model) {
     std::lock_guard<std::mutex> lock(m_);
-    const std::string key = game.id() + "|" + model;
+    const std::string key = game.id() + "|" + model + (config.random_symmetry ? "|symmetry" : "");
     std::shared_ptr<InferenceServer> server = servers_[key].lock();
     if (!server) {
       server = std::make_shared<InferenceServer>(game, config, model);
@@ -46,9 +47,13 @@ void register_net_players(const ServerConfig& config) {
   static ServerRegistry registry;
   register_player_kind("net", [config](SpecOptions& options, const PlayerContext& ctx) {
     const std::string model = options.take("model", "");
+    ServerConfig server = config;
+    const std::string symmetry = options.take("symmetry", config.random_symmetry ? "true" : "false");
+    if (symmetry != "true" && symmetry != "false") throw Error("net player: symmetry must be true or false");
+    server.random_symmetry = symmetry == "true";
     SearchConfig search = ctx.search;
     apply_search_options(options, search);
-    return std::make_unique<SearchPlayer>(registry.get(*ctx.game, config, model), search, ctx.seed);
+    return std::make_unique<SearchPlayer>(registry.get(*ctx.game, server, model), search, ctx.seed);
   });
 }
 

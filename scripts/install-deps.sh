@@ -7,7 +7,7 @@ pkgs=(
   libtorch-dev libopenblas0-openmp
   libtbb-dev libhdf5-dev hdf5-tools libeigen3-dev
   catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libgloo-dev
-  fairy-stockfish gnuplot-nox
+  fairy-stockfish pgn-extract gnuplot-nox
   python3-torch python3-h5py python3-numpy
   libprotobuf-dev libonnx-dev python3-onnx
   libopenmpi-dev openmpi-bin

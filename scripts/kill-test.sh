@@ -18,8 +18,8 @@ N=${1:?usage: scripts/kill-test.sh N [VZERO] [CONFIG]}
 VZERO=${2:-build/cli/vzero}
 CONFIG=${3:-configs/smoke.toml}
 SEED=${KILL_SEED:-$RANDOM}
-# The run grows with N (a generation per 4 kills, at least 2) so that the kills land inside it.
-GENERATIONS=$(( N / 4 > 2 ? N / 4 : 2 ))
+# The run grows with N (a generation per 3 kills, at least 2) so that the kills land inside it.
+GENERATIONS=$(( N / 3 > 2 ? N / 3 : 2 ))
 SETTINGS=(--set selfplay.parallel_games=1 --set inference.cache_entries=0 --set inference.max_wait_us=0
           --set loop.generations="$GENERATIONS")
 read -r -a EXTRA_ARGS <<< "${EXTRA:-}"
@@ -45,7 +45,7 @@ mapfile -t DELAYS < <(/usr/bin/python3 - "$N" "$START" "$TOTAL" "$SEED" <<'EOF'
 import random, sys
 n, start, total, seed = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
 rng = random.Random(seed)
-points = sorted(rng.uniform(0, max(0.1, total - start)) for _ in range(n))
+points = sorted(rng.uniform(0, max(0.1, 0.7 * (total - start))) for _ in range(n))  # 0.7: restarts redo some work
 prev = 0.0
 for p in points:
     if rng.random() < 0.2:
@@ -55,6 +55,16 @@ for p in points:
         prev = p
 EOF
 )
+# Where a killed run stood: generations done, the steps of the next one done, shards written.
+where() {
+  local done=0 steps="-" shards
+  [ -f "$1/metrics.csv" ] && done=$(($(wc -l < "$1/metrics.csv") - 1))
+  if [ -f "$1/progress.txt" ] && [ "$(head -n 1 "$1/progress.txt")" = "generation $((done + 1))" ]; then
+    steps=$(tail -n +2 "$1/progress.txt" | cut -d' ' -f1 | paste -sd, -)
+  fi
+  shards=$(find "$1/shards" -name '*.h5' 2> /dev/null | wc -l)
+  echo "$done generations done; generation $((done + 1)) steps done: ${steps:--}; $shards shards"
+}
 finished_early=0
 for i in $(seq 1 "$N"); do
   "$VZERO" loop --config "$CONFIG" --run-dir "$WORK/run" "${SETTINGS[@]}" "${EXTRA_ARGS[@]}" >> "$WORK/run.log" 2>&1 &
@@ -62,7 +72,7 @@ for i in $(seq 1 "$N"); do
   sleep "${DELAYS[$((i - 1))]}"
   if kill -KILL "$pid" 2>/dev/null; then
     wait "$pid" 2>/dev/null || true
-    echo "kill $i after ${DELAYS[$((i - 1))]}s: last line '$(tail -n 1 "$WORK/run.log" | cut -c1-90)'"
+    echo "kill $i after ${DELAYS[$((i - 1))]}s: $(where "$WORK/run")"
   else
     wait "$pid" || { echo "kill-test: the loop failed"; tail -n 5 "$WORK/run.log"; exit 1; }
     finished_early=$((finished_early + 1))

@@ -11,5 +11,5 @@ bash scripts/install-deps.sh
 bash scripts/build.sh
 ctest --test-dir build --output-on-failure
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVZERO_SANITIZE=ON
-cmake --build build-asan -j "$(nproc)" --target game_tests mcts_tests shard_tests
+cmake --build build-asan -j "$(nproc)" --target game_tests mcts_tests shard_tests frontend_tests
 ctest --test-dir build-asan --output-on-failure -L core -LE slow

@@ -213,3 +213,19 @@ TEST_CASE("run folder: one process at a time", "[loop]") {
   CHECK_NOTHROW(FolderLock(dir.string(), "run folder"));  // released with its holder
   fs::remove_all(dir);
 }
+
+TEST_CASE("run folder: a run goes on across versions that add config keys, not across other configs", "[loop]") {
+  const fs::path dir = vzero::testing::temp_dir("loop-config-identity");
+  const RunConfig config = parse_run_config("variant = \"attrition\"\nseed = 4\n", "test config");
+  // What an older build wrote: the same run without a key added since ([model] value_head).
+  std::string older;
+  std::istringstream in(config.resolved);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("value_head = ", 0) != 0) older += line + "\n";
+  REQUIRE(older != config.resolved);
+  write_text_file((dir / "config.toml").string(), older);
+  CHECK_NOTHROW(prepare_run_dir(config, dir.string()));
+  // Another seed is another run.
+  const RunConfig other = parse_run_config("variant = \"attrition\"\nseed = 5\n", "test config");
+  CHECK_THROWS_WITH(prepare_run_dir(other, dir.string()), Catch::Contains("another config"));
+}

@@ -216,3 +216,28 @@ TEST_CASE("training: root_value_weight moves the value target from the result to
   CHECK(value_error_after_training(0.0) < 0.05);  // learns the result
   CHECK(value_error_after_training(1.0) > 0.8);   // learns the search value, about 1 away from the result
 }
+
+TEST_CASE("training: the trainer runs on the run's device", "[training]") {
+  const fs::path dir = fresh_dir("device");
+  RunConfig config = tiny_config(0);
+  make_shards(dir, config);
+  const Game& game = game_by_id("attrition");
+  const ReplayWindow w = load_window(game, (dir / "shards").string(), 100000, 0.0);
+  Trainer cpu(game, config, "");
+  const TrainReport on_cpu = cpu.train(w, 10);
+  config.device = "cuda:0";
+  if (!torch::cuda::is_available()) {
+    CHECK_THROWS_WITH(Trainer(game, config, ""), Catch::Contains("no CUDA"));
+  } else {
+    // The same steps on the GPU: the same losses up to rounding, and a checkpoint that loads on the CPU.
+    Trainer gpu(game, config, "");
+    const TrainReport on_gpu = gpu.train(w, 10);
+    CHECK(std::abs(on_gpu.policy_loss - on_cpu.policy_loss) < 1e-3);
+    CHECK(std::abs(on_gpu.value_loss - on_cpu.value_loss) < 1e-3);
+    gpu.save((dir / "gpu.pt").string(), 1);
+    CHECK(load_checkpoint((dir / "gpu.pt").string()).step == 10);
+    config.device = "cpu";
+    CHECK(Trainer(game, config, (dir / "gpu.pt").string()).step() == 10);
+  }
+  fs::remove_all(dir);
+}

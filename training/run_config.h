@@ -58,7 +58,7 @@ struct LoopConfig {
 struct RunConfig {
   std::string variant = "attrition";
   uint64_t seed = 1;
-  std::string device = "cpu";
+  std::string device = "cpu";  // cpu or cuda:N: where the trainer and the inference servers run
   SearchConfig search;
   SelfplayConfig selfplay;
   ServerConfig inference;

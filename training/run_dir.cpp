@@ -59,11 +59,18 @@ void prepare_run_dir(const RunConfig& config, const std::string& dir) {
   const fs::path d(dir);
   fs::create_directories(d / "shards");
   fs::create_directories(d / "models");
+  // Temporary files of the folder's owner only: `vzero selfplay` may be writing other shards.
   for (const fs::path& sub : {d, d / "shards", d / "models"})
-    for (const auto& entry : fs::directory_iterator(sub))
-      if (entry.is_regular_file() && entry.path().extension() == ".tmp") fs::remove(entry.path());
+    for (const auto& entry : fs::directory_iterator(sub)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.is_regular_file() && entry.path().extension() == ".tmp" &&
+          (sub != d / "shards" || name.rfind("gen", 0) == 0))
+        fs::remove(entry.path());
+    }
   const std::string cfg = (d / "config.toml").string();
-  if (fs::exists(cfg) && identity_of(read_text_file(cfg)) != identity_of(config.resolved))
+  // The stored config is read again by this build, so that keys added since take their
+  // defaults and a run goes on across versions.
+  if (fs::exists(cfg) && identity_of(parse_run_config(read_text_file(cfg), cfg).resolved) != identity_of(config.resolved))
     throw Error("run folder '" + dir + "' holds a run of another config (" + cfg +
                 "); use a new folder or the same config");
   write_text_file(cfg, config.resolved);

@@ -17,7 +17,7 @@ namespace vzero {
 std::string model_path(const std::string& dir, int generation);
 
 // Creates shards/ and models/ in dir, removes temporary files a killed run
-// left there and writes config.toml; throws Error when dir holds a run of
+// left there (in shards/, only the loop's own: gen*) and writes config.toml; throws Error when dir holds a run of
 // another config (the number of generations may differ). Call under the lock.
 void prepare_run_dir(const RunConfig& config, const std::string& dir);
 

@@ -2,6 +2,7 @@
 #include "training/trainer.h"
 
 #include <ATen/Parallel.h>
+#include <torch/cuda.h>
 
 #include <algorithm>
 #include <chrono>
@@ -21,19 +22,33 @@ struct Trainer::Impl {
   const Game& game;
   RunConfig config;
   EncodingSpec spec;
+  torch::Device device;  // the run's: model, optimizer state and batches live there
   PolicyValueNet model{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   int64_t step = 0;
   std::vector<BoardSymmetry> symmetries;  // augmentation: the variant's declared ones, when enabled
   ProcessGroup* group = nullptr;          // distributed training; null: one process
-  torch::Device device;
 
   Impl(const Game& g, const RunConfig& c, ProcessGroup* pg)
-      : game(g), config(c), spec(g.encoding()), group(pg), device(parse_device(pg ? pg->device() : c.device)) {
+      : game(g), config(c), spec(g.encoding()), device(parse_device(pg ? pg->device() : c.device)), group(pg) {
     if (c.train.symmetries) symmetries = board_symmetries(g);
   }
   int rank() const { return group ? group->rank() : 0; }
   int world() const { return group ? group->world() : 1; }
+
+  // Moves the model and the optimizer's per-parameter state (momentum, moments) to device.
+  void move_to_device() {
+    model->to(device);  // parameters keep their identity, so the optimizer still holds them
+    for (auto& entry : optimizer->state()) {
+      if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(entry.second.get())) {
+        if (sgd->momentum_buffer().defined()) sgd->momentum_buffer(sgd->momentum_buffer().to(device));
+      } else if (auto* adam = dynamic_cast<torch::optim::AdamWParamState*>(entry.second.get())) {
+        adam->exp_avg(adam->exp_avg().to(device));
+        adam->exp_avg_sq(adam->exp_avg_sq().to(device));
+        if (adam->max_exp_avg_sq().defined()) adam->max_exp_avg_sq(adam->max_exp_avg_sq().to(device));
+      }
+    }
+  }
 
   double learning_rate(int64_t t) const {
     const TrainConfig& tc = config.train;
@@ -96,9 +111,8 @@ struct Trainer::Impl {
       mm[i] = t.moves_left >= 0.0f ? 1.0f : 0.0f;
       m[i] = s.full_search && !s.policy_index.empty() ? 1.0f : 0.0f;
     }
-    if (!device.is_cpu())
-      for (torch::Tensor* t : {&b.x, &b.policy, &b.value, &b.wdl, &b.moves_left, &b.mask, &b.moves_left_mask})
-        *t = t->to(device);
+    for (torch::Tensor* t : {&b.x, &b.policy, &b.value, &b.wdl, &b.moves_left, &b.mask, &b.moves_left_mask})
+      *t = t->to(device);  // every field of Batch
     return b;
   }
 
@@ -142,24 +156,6 @@ struct Trainer::Impl {
   }
 };
 
-namespace {
-
-// Moves the optimizer's state (momentum, moment estimates) to device, next to the parameters.
-void move_optimizer_state(torch::optim::Optimizer& optimizer, torch::Device device) {
-  const auto move = [&](const torch::Tensor& t) { return t.defined() ? t.to(device) : t; };
-  for (auto& entry : optimizer.state()) {
-    if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(entry.second.get())) {
-      sgd->momentum_buffer(move(sgd->momentum_buffer()));
-    } else if (auto* adam = dynamic_cast<torch::optim::AdamWParamState*>(entry.second.get())) {
-      adam->exp_avg(move(adam->exp_avg()));
-      adam->exp_avg_sq(move(adam->exp_avg_sq()));
-      adam->max_exp_avg_sq(move(adam->max_exp_avg_sq()));
-    }
-  }
-}
-
-}  // namespace
-
 Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& checkpoint, ProcessGroup* group)
     : impl_(std::make_unique<Impl>(game, config, group)) {
   at::set_num_threads(config.train.threads);
@@ -186,10 +182,7 @@ Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& c
       // A checkpoint without optimizer state (a fresh generation): start the optimizer anew.
     }
   }
-  if (!impl_->device.is_cpu()) {
-    impl_->model->to(impl_->device);
-    move_optimizer_state(*impl_->optimizer, impl_->device);
-  }
+  impl_->move_to_device();
   if (group) {
     check(tc.batch_size % group->world() == 0, "train.batch_size " + std::to_string(tc.batch_size) +
                                                    " is not divisible by the " + std::to_string(group->world()) +
@@ -277,16 +270,23 @@ Validation Trainer::validate(const std::vector<Sample>& samples) {
   for (size_t at = 0; at < samples.size(); at += batch) {
     std::vector<const Sample*> chunk;
     for (size_t i = at; i < std::min(samples.size(), at + batch); ++i) chunk.push_back(&samples[i]);
-    const Impl::Batch b = t.make_batch(chunk, {}, true);  // value error against the game results
+    // Padded to a power of two, so that the network sees few distinct batch
+    // shapes (oneDNN keeps compiled kernels per shape); only the first n rows count.
+    const int64_t n = int64_t(chunk.size());
+    while (chunk.size() & (chunk.size() - 1)) chunk.push_back(chunk.back());
+    Impl::Batch b = t.make_batch(chunk, {}, true);  // value error against the game results
     const NetOutput out = t.model->forward(b.x);
-    const torch::Tensor &logits = out.policy, &values = out.values;
+    torch::Tensor logits = out.policy, values = out.values;
+    torch::Tensor moves_left = out.moves_left;
+    for (torch::Tensor* x : {&logits, &values, &moves_left, &b.policy, &b.value, &b.mask, &b.moves_left, &b.moves_left_mask})
+      if (x->defined()) *x = x->narrow(0, 0, n);
     se += (values - b.value).pow(2).mean(1).sum().item<double>();
     ce += (-(b.policy * torch::log_softmax(logits, 1)).sum(1) * b.mask).sum().item<double>();
     const torch::Tensor hit = (logits.argmax(1) == b.policy.argmax(1)).to(torch::kFloat) * b.mask;
     top1 += int(hit.sum().item<float>());
     policy_n += int(b.mask.sum().item<float>());
-    if (out.moves_left.defined()) {
-      moves_left_error += ((out.moves_left - b.moves_left).abs().squeeze(1) * b.moves_left_mask).sum().item<double>();
+    if (moves_left.defined()) {
+      moves_left_error += ((moves_left - b.moves_left).abs().squeeze(1) * b.moves_left_mask).sum().item<double>();
       moves_left_n += b.moves_left_mask.sum().item<double>();
     }
   }
@@ -307,9 +307,10 @@ double Trainer::bench_synthetic(int steps) {
   model->to(t.device);
   torch::optim::SGD opt(model->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
   const int batch = t.config.train.batch_size;
-  const torch::Tensor x = torch::rand({batch, t.spec.channels(), t.spec.height, t.spec.width}).to(t.device);
-  const torch::Tensor target = torch::softmax(torch::rand({batch, t.game.num_actions()}), 1).to(t.device);
-  const torch::Tensor value = (torch::rand({batch, t.game.num_players()}) * 2 - 1).to(t.device);
+  const auto on = torch::TensorOptions().device(t.device);
+  const torch::Tensor x = torch::rand({batch, t.spec.channels(), t.spec.height, t.spec.width}, on);
+  const torch::Tensor target = torch::softmax(torch::rand({batch, t.game.num_actions()}, on), 1);
+  const torch::Tensor value = torch::rand({batch, t.game.num_players()}, on) * 2 - 1;
   const auto run = [&] {
     opt.zero_grad();
     const NetOutput out = model->forward(x);
@@ -319,10 +320,14 @@ double Trainer::bench_synthetic(int steps) {
     loss.backward();
     opt.step();
   };
+  const auto finish = [&] {  // GPU work is asynchronous: wait for it
+    if (t.device.is_cuda()) torch::cuda::synchronize();
+  };
   run();  // warm up
+  finish();
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < steps; ++i) run();
-  (void)model->parameters().front().sum().item<float>();  // waits for a GPU to finish
+  finish();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return double(steps) * batch / s;
 }
