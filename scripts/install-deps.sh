@@ -10,6 +10,7 @@ pkgs=(
   fairy-stockfish pgn-extract gnuplot-nox
   python3-torch python3-h5py python3-numpy
   libprotobuf-dev libonnx-dev python3-onnx
+  libopenmpi-dev openmpi-bin
 )
 # Node.js and npm run the ONNX check (tests/onnx-js). A Node.js that already
 # brings npm (e.g. from nodesource, which conflicts with Debian's npm) is kept.

@@ -213,6 +213,7 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
             tbb::blocked_range<size_t>(0, indices.size(), 1),
             [&](const tbb::blocked_range<size_t>& range) {
               for (size_t i = range.begin(); i < range.end(); ++i) {
+                if (job.stop && job.stop->load()) continue;
                 PlayedGame g = play_game(job, indices[i]);
                 std::lock_guard<std::mutex> lock(m);
                 ++stats.games;

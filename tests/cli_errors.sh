@@ -48,6 +48,16 @@ expect_error play --variant chess --opponent wizard
 expect_error play --variant chess --opponent net:model="$tmp/bad.pt"
 expect_error play --variant attrition-4p --seat 4
 expect_error serve
+# Roles of a shared run folder, and ranks of distributed training.
+expect_error selfplay --follow --games 1
+expect_error selfplay --run-dir "$tmp/roles" --variant chess
+expect_error gate --config "$tmp/typo.toml" --run-dir "$tmp/roles"
+expect_error gate
+mkdir -p "$tmp/roles/models" && echo "generation x" > "$tmp/roles/models/current.txt"
+expect_error selfplay --run-dir "$tmp/roles" --games 1
+WORLD_SIZE=2 RANK=2 expect_error train --run-dir "$tmp/ranks"
+WORLD_SIZE=2 RANK=0 MASTER_ADDR=127.0.0.1 expect_error train --run-dir "$tmp/ranks"
+WORLD_SIZE=2 RANK=0 expect_error train --run-dir "$tmp/ranks"
 expect_ok arena --variant attrition --a mcts:sims=20 --b random --games 2
 expect_ok encoding --variant world
 expect_ok perft --variant chess --depth 2 --divide

@@ -40,9 +40,10 @@ void plot(const fs::path& dir, std::ostream& log) {
   if (std::system(cmd.c_str()) != 0) log << "note: gnuplot failed or is missing; curve.png not refreshed\n";
 }
 
-// Scores a against b with the loop's arena settings.
-ArenaResult match(const Game& game, const RunConfig& config, const std::string& a, const std::string& b, int games,
-                  uint64_t seed) {
+}  // namespace
+
+ArenaResult loop_match(const Game& game, const RunConfig& config, const std::string& a, const std::string& b,
+                       int games, uint64_t seed) {
   ArenaConfig ac;
   ac.games = games;
   ac.threads = std::min(16, std::max(1, config.selfplay.parallel_games));
@@ -64,6 +65,29 @@ ArenaResult match(const Game& game, const RunConfig& config, const std::string& 
 std::string net_spec(const std::string& path, int visits) {
   return "net:model=" + path + ",sims=" + std::to_string(visits);
 }
+
+SelfplayJob generation_job(const Game& game, const RunConfig& config, int current, bool bootstrap) {
+  SelfplayJob job;
+  job.game = &game;
+  job.selfplay = config.selfplay;
+  if (bootstrap && config.loop.bootstrap_games > 0) job.selfplay.games = config.loop.bootstrap_games;
+  if (bootstrap && config.loop.bootstrap_visits > 0) {
+    const double scale = double(config.loop.bootstrap_visits) / job.selfplay.full_visits;
+    job.selfplay.full_visits = config.loop.bootstrap_visits;
+    job.selfplay.fast_visits = std::max(1, int(job.selfplay.fast_visits * scale + 0.5));
+  }
+  job.search = config.search;
+  job.search.root_noise = true;
+  job.meta = shard_meta_for(game, config.hash, current);
+  job.seed = config.seed;
+  if (bootstrap) {
+    const std::string name = config.selfplay.evaluator;
+    job.evaluator_per_game = [name](uint64_t seed) { return make_basic_evaluator(name, seed); };
+  }
+  return job;
+}
+
+namespace {
 
 // Game ids of generation g: g * kIdsPerGeneration + index.
 constexpr int64_t kIdsPerGeneration = 100000000;
@@ -87,21 +111,9 @@ struct GenerationRun {
   void selfplay() {
     if (progress.has("selfplay")) return;
     const bool bootstrap = current == 0 && g == 1;
-    SelfplayJob job;
-    job.game = &game;
-    job.selfplay = config.selfplay;
-    if (bootstrap && config.loop.bootstrap_games > 0) job.selfplay.games = config.loop.bootstrap_games;
-    if (bootstrap && config.loop.bootstrap_visits > 0) {
-      const double scale = double(config.loop.bootstrap_visits) / job.selfplay.full_visits;
-      job.selfplay.full_visits = config.loop.bootstrap_visits;
-      job.selfplay.fast_visits = std::max(1, int(job.selfplay.fast_visits * scale + 0.5));
-    }
-    job.search = config.search;
-    job.search.root_noise = true;
-    job.meta = shard_meta_for(game, config.hash, current);
+    SelfplayJob job = generation_job(game, config, current, bootstrap);
     job.out_dir = (fs::path(run_dir) / "shards").string();
     job.file_prefix = "gen" + std::to_string(g);
-    job.seed = config.seed;
     job.first_game_id = int64_t(g) * kIdsPerGeneration;
     const int games = job.selfplay.games;
     const WrittenGames written = written_games(job.out_dir, job.file_prefix);
@@ -117,10 +129,7 @@ struct GenerationRun {
     ServerStats net;
     if (!job.indices->empty()) {
       std::unique_ptr<InferenceServer> server;
-      if (bootstrap) {
-        const std::string name = config.selfplay.evaluator;
-        job.evaluator_per_game = [name](uint64_t seed) { return make_basic_evaluator(name, seed); };
-      } else {
+      if (!bootstrap) {
         server = std::make_unique<InferenceServer>(game, config.inference, model_path(run_dir, current));
         job.evaluator = server.get();
       }
@@ -170,7 +179,7 @@ struct GenerationRun {
     if (!progress.has(key)) {
       const auto start = std::chrono::steady_clock::now();
       const std::string candidate = net_spec(model_path(run_dir, g), config.loop.arena_visits);
-      r = match(game, config, candidate, opponent, games, config.seed * 1000003 + uint64_t(g) * 17 + salt);
+      r = loop_match(game, config, candidate, opponent, games, config.seed * 1000003 + uint64_t(g) * 17 + salt);
       progress.set(key, {double(r.games), double(r.wins), double(r.draws), double(r.losses), r.score, r.elo,
                          r.margin, seconds_since(start)});
     }
