@@ -12,6 +12,7 @@
 #include "game/zobrist.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
+#include "net/value_seats.h"
 #include "selfplay/shard.h"
 
 namespace vzero {
@@ -107,7 +108,7 @@ struct Trainer::Impl {
         p[size_t(i) * actions + a] = s.policy_weight[k];
       }
       for (int r = 0; r < players; ++r) {
-        const int seat = (s.player + r) % players;
+        const int seat = value_output_seat(s.player, r, players);
         const double q = s.root_value.size() == size_t(players) ? s.root_value[size_t(seat)] : s.result[size_t(seat)];
         v[i * players + r] = float((1.0 - q_share) * s.result[size_t(seat)] + q_share * q);
       }
