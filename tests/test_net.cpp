@@ -1,10 +1,12 @@
 // Network tests: shapes, checkpoints, export (C++ and Python), the server.
 #include <torch/script.h>
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <atomic>
+#include <limits>
+#include <map>
 #include <random>
 #include <thread>
 
@@ -116,24 +118,82 @@ TEST_CASE("net: a checkpoint loads back exactly, and a wrong or damaged one is r
     std::ofstream(t, std::ios::binary).write(bytes.data(), cut);
     CHECK_THROWS_AS(load_checkpoint(t.string(), &id), vzero::Error);
   }
-  int refused = 0, identical = 0;
-  for (size_t at = bytes.size() / 5; at < bytes.size() * 4 / 5; at += bytes.size() / 23) {
+  // A flipped byte anywhere (header, LibTorch's zip and pickle data, weights)
+  // is refused by the file checksum before LibTorch parses the archive: on
+  // some such archives LibTorch 1.13 crashes (found by fuzz_checkpoint_file).
+  for (size_t at = 0; at < bytes.size(); at += bytes.size() / 41) {
     std::string bad = bytes;
     bad[at] ^= 0x5a;
     const fs::path t = dir / "flip.pt";
     std::ofstream(t, std::ios::binary).write(bad.data(), bad.size());
-    try {
-      Checkpoint b = load_checkpoint(t.string(), &id);
-      b.model->eval();
-      // A flip that loads must have hit bytes that do not matter.
-      identical += torch::equal(b.model->forward(x).first, m->forward(x).first);
-      CHECK(torch::equal(b.model->forward(x).first, m->forward(x).first));
-    } catch (const vzero::Error&) {
-      ++refused;
-    }
+    CHECK_THROWS_AS(load_checkpoint(t.string(), &id), vzero::Error);
+    CHECK_THROWS_AS(read_checkpoint_header(t.string()), vzero::Error);
   }
-  CHECK(refused > 0);
   fs::remove_all(dir);
+}
+
+TEST_CASE("net: a LibTorch archive without vzero's checksum header is refused", "[net][fuzz]") {
+  const fs::path dir = vzero::testing::temp_dir("net-raw");
+  const Game& game = game_by_id("attrition");
+  PolicyValueNet m = small_model(game);
+  torch::serialize::OutputArchive out;
+  m->save(out);
+  out.write("format", c10::IValue(std::string("vzero-checkpoint-1")));
+  const std::string path = (dir / "raw.pt").string();
+  out.save_to(path);
+  const ModelIdentity id = ModelIdentity::of(game);
+  CHECK_THROWS_WITH(load_checkpoint(path, &id), Catch::Contains("not a vzero checkpoint"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("net: checkpoint fields are checked before a model is built", "[net][fuzz]") {
+  // The layer fuzz_checkpoint feeds: types, ranges, hashes, the identity, and
+  // a config whose weights cannot exceed the file.
+  const Game& game = game_by_id("attrition");
+  const ModelIdentity id = ModelIdentity::of(game);
+  ModelConfig config;
+  std::map<std::string, c10::IValue> fields = {{"variant", id.variant},
+                                               {"rules_hash", hash_hex(id.rules_hash)},
+                                               {"encoding_hash", hash_hex(id.encoding_hash)},
+                                               {"channels", int64_t(id.channels)},
+                                               {"height", int64_t(id.height)},
+                                               {"width", int64_t(id.width)},
+                                               {"num_actions", int64_t(id.num_actions)},
+                                               {"players", int64_t(id.players)},
+                                               {"config", config.to_text()},
+                                               {"step", int64_t(3)},
+                                               {"generation", int64_t(1)},
+                                               {"weights_hash", std::string("0123456789abcdef")}};
+  const FieldReader reader = [&](const std::string& key, c10::IValue& v) {
+    auto it = fields.find(key);
+    if (it == fields.end()) return false;
+    v = it->second;
+    return true;
+  };
+  const int64_t big = int64_t(1) << 30;
+  CHECK(read_checkpoint_fields(reader, &id, big, "c").step == 3);
+  // A hash of 16 characters that are not hex digits (std::stoull used to throw
+  // std::invalid_argument).
+  fields["rules_hash"] = std::string("zzzzzzzzzzzzzzzz");
+  CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, big, "c"), Catch::Contains("bad hash"));
+  fields["rules_hash"] = std::string("-000000000000001");
+  CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, big, "c"), Catch::Contains("bad hash"));
+  fields["rules_hash"] = hash_hex(id.rules_hash);
+  fields["channels"] = int64_t(1) << 40;  // would wrap when read as an int
+  CHECK_THROWS_WITH(read_checkpoint_fields(reader, nullptr, big, "c"),
+                    Catch::Contains("out of range"));
+  fields["channels"] = int64_t(id.channels);
+  fields["step"] = int64_t(-1);
+  CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, big, "c"), Catch::Contains("step"));
+  fields["step"] = std::string("3");
+  CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, big, "c"), Catch::Contains("step"));
+  fields["step"] = int64_t(3);
+  // A config of 64 blocks of 1024 filters (4.8 GB of weights) in a small file.
+  config.blocks = 64;
+  config.filters = 1024;
+  fields["config"] = config.to_text();
+  CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, 1 << 20, "c"),
+                    Catch::Contains("more weights than the file"));
 }
 
 TEST_CASE("net: the TorchScript export matches the model in C++ and in Python", "[net][export]") {
@@ -204,7 +264,6 @@ TEST_CASE("net: the server answers each of many threads with its own results", "
   const ServerStats s = server.stats();
   CHECK(s.requests == 64);
   CHECK(s.evaluated + s.cache_hits == 64);
-  CHECK(s.mean_batch() > 1.0);
 
   // A repeated position comes from the cache, identical.
   std::vector<Evaluation> first, again;
@@ -245,6 +304,82 @@ TEST_CASE("net: searches sharing the server run and fill batches", "[net][server
     });
   for (auto& th : threads) th.join();
   CHECK(full_searches == 12);
-  CHECK(server.stats().mean_batch() > 1.0);
+  // The leaves of one search batch go to the network together (a call is
+  // queued at once and never split below max_batch), so some network call
+  // held more than one position, however the threads were scheduled.
+  const ServerStats s = server.stats();
+  CHECK(s.batches < s.evaluated);
+  // With the cache off every position asked for is run through the network.
+  CHECK(s.evaluated == s.requests);
+}
+
+TEST_CASE("net: one call's positions form batches of at most max_batch", "[net][server]") {
+  const Game& game = game_by_id("attrition");
+  ServerConfig config;
+  config.max_batch = 16;
+  config.max_wait_us = 1000;
+  config.cache_entries = 0;
+  ModelConfig small;
+  small.blocks = 1;
+  small.filters = 8;
+  InferenceServer server(game, config, "", small, 5);
+  auto states = sample_states(game, 40, 9);
+  std::vector<const GameState*> all;
+  for (const auto& st : states) all.push_back(st.get());
+  std::vector<Evaluation> out;
+  // One call queues all its positions at once: exactly 16 + 16 + 8.
+  server.evaluate(all, out);
+  CHECK(server.stats().evaluated == 40);
+  CHECK(server.stats().batches == 3);
+  // The cache is off: the same positions again are evaluated again, identically.
+  std::vector<Evaluation> again;
+  server.evaluate(all, again);
+  CHECK(server.stats().evaluated == 80);
   CHECK(server.stats().cache_hits == 0);
+  for (size_t i = 0; i < all.size(); ++i) {
+    CHECK(again[i].priors == out[i].priors);
+    CHECK(again[i].values == out[i].values);
+  }
+}
+
+TEST_CASE("net: a failing network answers every waiting caller with an error", "[net][server]") {
+  // A diverged model (NaN weights: they load, their checksum holds) gives
+  // outputs that are not numbers, which the server refuses: every batch
+  // fails inside the worker. Each caller must get a vzero::Error, none may
+  // hang, and the server must stay usable (it fails again, it does not die).
+  const Game& game = game_by_id("attrition");
+  const fs::path dir = vzero::testing::temp_dir("net-fail");
+  PolicyValueNet m = small_model(game, 13);
+  {
+    torch::NoGradGuard g;
+    m->value_fc2->bias.fill_(std::numeric_limits<float>::quiet_NaN());
+  }
+  const std::string path = (dir / "diverged.pt").string();
+  save_checkpoint(path, m, 0, 0);
+  ServerConfig config;
+  config.max_batch = 4;
+  config.max_wait_us = 500;
+  config.workers = 2;
+  InferenceServer server(game, config, path);
+  auto states = sample_states(game, 12, 4);
+  std::atomic<int> errors{0}, answered{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 6; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = t; i < 12; i += 6) {
+        std::vector<Evaluation> out;
+        try {
+          server.evaluate({states[size_t(i)].get(), states[size_t((i + 1) % 12)].get()}, out);
+          ++answered;
+        } catch (const vzero::Error& e) {
+          errors += std::string(e.what()).find("network evaluation failed") != std::string::npos;
+        }
+      }
+    });
+  for (auto& th : threads) th.join();
+  CHECK(errors == 12);
+  CHECK(answered == 0);
+  std::vector<Evaluation> out;
+  CHECK_THROWS_AS(server.evaluate({states[0].get()}, out), vzero::Error);
+  fs::remove_all(dir);
 }
