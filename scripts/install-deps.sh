@@ -9,6 +9,7 @@ pkgs=(
   catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libgloo-dev
   fairy-stockfish gnuplot-nox
   python3-torch python3-h5py python3-numpy
+  clang libclang-rt-14-dev  # libFuzzer and the sanitizers: scripts/fuzz.sh, scripts/tsan.sh
 )
 missing=()
 for p in "${pkgs[@]}"; do
