@@ -3,13 +3,14 @@
 // or another, with the right value or a fuzzed one; the model config's TOML
 // text; the identity expected or none; the file's size. Bad fields must throw
 // vzero::Error; accepted ones must fit the identity asked for, and a model of
-// them must be buildable. LibTorch's archive reader, which comes before this
-// layer, is fed whole files by fuzz_checkpoint_file (slow: see README.md).
+// them must be buildable. Whole files (the checksum before LibTorch, then
+// LibTorch's archive reader, then this layer) are fuzz_checkpoint_file's.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <map>
 
 #include "fuzz/fuzz_util.h"
+#include "fuzz/tiny_model.h"
 #include "net/checkpoint.h"
 
 #undef CHECK  // glog's
@@ -17,35 +18,18 @@ using namespace vzero;
 
 namespace {
 
-// The header of a tiny made-up model (2x2 board, 3 actions): cheap to build.
+// The header of the tiny model (fuzz/tiny_model.h), as save_checkpoint writes it.
 struct Reference {
-  ModelIdentity id;
-  ModelConfig config;
+  ModelIdentity id = fuzz::tiny_identity();
   std::map<std::string, c10::IValue> fields;
   Reference() {
-    id.variant = "fuzz";
-    id.rules_hash = 0x0123456789abcdefull;
-    id.encoding_hash = 0xfedcba9876543210ull;
-    id.channels = 2;
-    id.height = id.width = 2;
-    id.num_actions = 3;
-    id.players = 2;
-    config.blocks = 1;
-    config.filters = 2;
-    config.value_hidden = 2;
-    config.policy_channels = 1;
-    fields = {{"variant", id.variant},
-              {"rules_hash", hash_hex(id.rules_hash)},
-              {"encoding_hash", hash_hex(id.encoding_hash)},
-              {"channels", int64_t(id.channels)},
-              {"height", int64_t(id.height)},
-              {"width", int64_t(id.width)},
-              {"num_actions", int64_t(id.num_actions)},
-              {"players", int64_t(id.players)},
-              {"config", config.to_text()},
-              {"step", int64_t(7)},
-              {"generation", int64_t(2)},
-              {"weights_hash", std::string("0123456789abcdef")}};
+    CheckpointHeader h;
+    h.identity = id;
+    h.config = fuzz::tiny_config();
+    h.step = 7;
+    h.generation = 2;
+    h.weights_hash = "0123456789abcdef";
+    for (const auto& [key, value] : checkpoint_fields(h)) fields[key] = value;
   }
 };
 

@@ -2,7 +2,9 @@
 // picks the variant (index into game_ids(), modulo), the first line is a FEN
 // (empty: the start position), each further line an action in the rules
 // notation applied when legal. Bad text must throw vzero::Error; whatever is
-// accepted must keep the invariants of fuzz_util.h.
+// accepted must keep the invariants of fuzz_util.h. The seeds (one per
+// variant and a few positions of random games) name variants by index, so a
+// new variant shifts the ones after it: the seeds stay valid inputs.
 #include "fuzz/fuzz_util.h"
 
 using namespace vzero;

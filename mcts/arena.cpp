@@ -16,6 +16,7 @@
 
 #include "game/error.h"
 #include "game/zobrist.h"
+#include "mcts/tbb_handover.h"
 
 namespace vzero {
 
@@ -98,9 +99,10 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
     // Games may block on a shared evaluator: allow more threads than cores.
     tbb::global_control allow(tbb::global_control::max_allowed_parallelism, size_t(config.threads) + 1);
     tbb::task_arena arena(config.threads);
-    arena.execute([&] {
-      tbb::parallel_for(0, config.games, 1, [&](int i) { run_game(i); });
-    });
+    TbbHandover handover;
+    arena.execute(
+        [&] { tbb::parallel_for(0, config.games, 1, handover.wrap([&](int i) { run_game(i); })); });
+    handover.collect();
   }
 
   ArenaResult r;

@@ -132,20 +132,13 @@ void open_archive(torch::serialize::InputArchive& in, const std::string& path) {
 void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t step, int generation,
                      torch::optim::Optimizer* optimizer) {
   torch::serialize::OutputArchive out;
-  const ModelIdentity& id = model->identity;
-  out.write("format", c10::IValue(std::string(kFormat)));
-  out.write("variant", c10::IValue(id.variant));
-  out.write("rules_hash", c10::IValue(hash_hex(id.rules_hash)));
-  out.write("encoding_hash", c10::IValue(hash_hex(id.encoding_hash)));
-  out.write("channels", c10::IValue(int64_t(id.channels)));
-  out.write("height", c10::IValue(int64_t(id.height)));
-  out.write("width", c10::IValue(int64_t(id.width)));
-  out.write("num_actions", c10::IValue(int64_t(id.num_actions)));
-  out.write("players", c10::IValue(int64_t(id.players)));
-  out.write("config", c10::IValue(model->config.to_text()));
-  out.write("step", c10::IValue(step));
-  out.write("generation", c10::IValue(int64_t(generation)));
-  out.write("weights_hash", c10::IValue(weights_hash(model)));
+  CheckpointHeader h;
+  h.identity = model->identity;
+  h.config = model->config;
+  h.step = step;
+  h.generation = generation;
+  h.weights_hash = weights_hash(model);
+  for (const auto& [key, value] : checkpoint_fields(h)) out.write(key, value);
   torch::serialize::OutputArchive weights;
   model->save(weights);
   out.write("model", weights);
@@ -172,6 +165,23 @@ void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t ste
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) throw Error("cannot write checkpoint '" + path + "': " + ec.message());
+}
+
+std::vector<std::pair<std::string, c10::IValue>> checkpoint_fields(const CheckpointHeader& h) {
+  const ModelIdentity& id = h.identity;
+  return {{"format", std::string(kFormat)},
+          {"variant", id.variant},
+          {"rules_hash", hash_hex(id.rules_hash)},
+          {"encoding_hash", hash_hex(id.encoding_hash)},
+          {"channels", int64_t(id.channels)},
+          {"height", int64_t(id.height)},
+          {"width", int64_t(id.width)},
+          {"num_actions", int64_t(id.num_actions)},
+          {"players", int64_t(id.players)},
+          {"config", h.config.to_text()},
+          {"step", h.step},
+          {"generation", int64_t(h.generation)},
+          {"weights_hash", h.weights_hash}};
 }
 
 CheckpointHeader read_checkpoint_fields(const FieldReader& field, const ModelIdentity* expected,

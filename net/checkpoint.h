@@ -9,6 +9,8 @@
 
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "net/model.h"
 
@@ -28,6 +30,8 @@ struct CheckpointHeader {
   int generation = 0;
   std::string weights_hash;
 };
+// The header's fields as save_checkpoint writes them ("format" first).
+std::vector<std::pair<std::string, c10::IValue>> checkpoint_fields(const CheckpointHeader& header);
 // Looks up one field of a checkpoint archive: false when absent.
 using FieldReader = std::function<bool(const std::string& key, c10::IValue& value)>;
 // Reads and checks the header fields: types and ranges, the identity against

@@ -5,7 +5,8 @@
 # Prints the executions of each target; a crash, leak, timeout (an input
 # slower than 10 s: a hang) or memory blow-up (over 2 GB) fails the target,
 # its input kept in build-fuzz/findings/<target>/. FUZZ_JOBS=N runs N
-# targets at once (default 1). Not part of scripts/test.sh.
+# targets at once (default 1); FUZZ_RUNS=N stops a target after N executions
+# (SECONDS is then the limit). Not part of scripts/test.sh.
 # usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,7 @@ run_target() {
   local t=$1 dir=build-fuzz
   mkdir -p "$dir/corpus/$t" "$dir/findings/$t" "$dir/logs"
   local log="$dir/logs/$t.log" verdict=ok
-  "$dir/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  "$dir/fuzz/$t" -max_total_time="$seconds" -runs="${FUZZ_RUNS:--1}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$dir/findings/$t/" "$dir/corpus/$t" "fuzz/corpus/$t" > "$log" 2>&1 || verdict="FAILED (see $log)"
   local runs
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -16,6 +16,7 @@
 #include "game/toml_reader.h"
 #include "game/zobrist.h"
 #include "mcts/search.h"
+#include "mcts/tbb_handover.h"
 #include "selfplay/shard.h"
 
 namespace vzero {
@@ -157,10 +158,11 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
       // The games block while the evaluator works: run more of them than cores.
       tbb::global_control allow(tbb::global_control::max_allowed_parallelism, size_t(sp.parallel_games) + 1);
       tbb::task_arena arena(sp.parallel_games);
+      TbbHandover handover;
       arena.execute([&] {
         tbb::parallel_for(
             tbb::blocked_range<int>(0, sp.games, 1),
-            [&](const tbb::blocked_range<int>& range) {
+            handover.wrap([&](const tbb::blocked_range<int>& range) {
               for (int i = range.begin(); i < range.end(); ++i) {
                 PlayedGame g = play_game(job, i);
                 std::lock_guard<std::mutex> lock(m);
@@ -178,9 +180,10 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
                 stats.capped += g.record.end_reason == "cap";
                 writer.add_game(std::move(g.record), std::move(g.samples));
               }
-            },
+            }),
             tbb::simple_partitioner());
       });
+      handover.collect();
     } catch (...) {
       failure = std::current_exception();
     }

@@ -68,6 +68,18 @@ PolicyValueNet small_model(const Game& game, uint64_t seed = 3) {
   return m;
 }
 
+// A server of a fresh small attrition model with the cache off.
+std::unique_ptr<InferenceServer> uncached_server(const Game& game, int max_batch, int max_wait_us) {
+  ServerConfig config;
+  config.max_batch = max_batch;
+  config.max_wait_us = max_wait_us;
+  config.cache_entries = 0;
+  ModelConfig small;
+  small.blocks = 1;
+  small.filters = 8;
+  return std::make_unique<InferenceServer>(game, config, "", small, 5);
+}
+
 void write_floats(const fs::path& p, const torch::Tensor& t) {
   const torch::Tensor c = t.contiguous();
   std::ofstream f(p, std::ios::binary);
@@ -151,19 +163,13 @@ TEST_CASE("net: checkpoint fields are checked before a model is built", "[net][f
   // a config whose weights cannot exceed the file.
   const Game& game = game_by_id("attrition");
   const ModelIdentity id = ModelIdentity::of(game);
-  ModelConfig config;
-  std::map<std::string, c10::IValue> fields = {{"variant", id.variant},
-                                               {"rules_hash", hash_hex(id.rules_hash)},
-                                               {"encoding_hash", hash_hex(id.encoding_hash)},
-                                               {"channels", int64_t(id.channels)},
-                                               {"height", int64_t(id.height)},
-                                               {"width", int64_t(id.width)},
-                                               {"num_actions", int64_t(id.num_actions)},
-                                               {"players", int64_t(id.players)},
-                                               {"config", config.to_text()},
-                                               {"step", int64_t(3)},
-                                               {"generation", int64_t(1)},
-                                               {"weights_hash", std::string("0123456789abcdef")}};
+  CheckpointHeader header;
+  header.identity = id;
+  header.step = 3;
+  header.generation = 1;
+  header.weights_hash = "0123456789abcdef";
+  std::map<std::string, c10::IValue> fields;
+  for (const auto& [key, value] : checkpoint_fields(header)) fields[key] = value;
   const FieldReader reader = [&](const std::string& key, c10::IValue& v) {
     auto it = fields.find(key);
     if (it == fields.end()) return false;
@@ -189,9 +195,10 @@ TEST_CASE("net: checkpoint fields are checked before a model is built", "[net][f
   CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, big, "c"), Catch::Contains("step"));
   fields["step"] = int64_t(3);
   // A config of 64 blocks of 1024 filters (4.8 GB of weights) in a small file.
-  config.blocks = 64;
-  config.filters = 1024;
-  fields["config"] = config.to_text();
+  ModelConfig huge;
+  huge.blocks = 64;
+  huge.filters = 1024;
+  fields["config"] = huge.to_text();
   CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, 1 << 20, "c"),
                     Catch::Contains("more weights than the file"));
 }
@@ -278,14 +285,8 @@ TEST_CASE("net: the server answers each of many threads with its own results", "
 
 TEST_CASE("net: searches sharing the server run and fill batches", "[net][server]") {
   const Game& game = game_by_id("attrition");
-  ServerConfig config;
-  config.max_batch = 64;
-  config.max_wait_us = 3000;
-  config.cache_entries = 0;
-  ModelConfig small;
-  small.blocks = 1;
-  small.filters = 8;
-  InferenceServer server(game, config, "", small, 5);
+  const auto owned = uncached_server(game, 64, 3000);
+  InferenceServer& server = *owned;
   std::vector<std::thread> threads;
   std::atomic<int> full_searches{0};  // Catch assertions are not thread-safe: count, check after
   for (int t = 0; t < 4; ++t)
@@ -315,14 +316,8 @@ TEST_CASE("net: searches sharing the server run and fill batches", "[net][server
 
 TEST_CASE("net: one call's positions form batches of at most max_batch", "[net][server]") {
   const Game& game = game_by_id("attrition");
-  ServerConfig config;
-  config.max_batch = 16;
-  config.max_wait_us = 1000;
-  config.cache_entries = 0;
-  ModelConfig small;
-  small.blocks = 1;
-  small.filters = 8;
-  InferenceServer server(game, config, "", small, 5);
+  const auto owned = uncached_server(game, 16, 1000);
+  InferenceServer& server = *owned;
   auto states = sample_states(game, 40, 9);
   std::vector<const GameState*> all;
   for (const auto& st : states) all.push_back(st.get());

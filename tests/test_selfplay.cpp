@@ -148,6 +148,17 @@ TEST_CASE("selfplay: a run killed with SIGKILL leaves only complete shards", "[s
 
 namespace {
 
+// A job whose every move is a full search, resigning below threshold
+// (two players), playout_fraction of its games never resigning.
+SelfplayJob resign_job(const Game& game, Evaluator& eval, const fs::path& dir, int games,
+                       double threshold, double playout_fraction) {
+  SelfplayJob job = small_job(game, eval, dir, games);
+  job.selfplay.full_fraction = 1.0;
+  job.selfplay.resign_threshold = threshold;
+  job.selfplay.resign_playout_fraction = playout_fraction;
+  return job;
+}
+
 // The seat whose first full search decided a (would-be) resignation: the seat
 // to act at the game's first full-search sample.
 int first_full_search_seat(const std::vector<Sample>& samples, int64_t game_id) {
@@ -166,11 +177,7 @@ TEST_CASE("selfplay: a seat whose value falls below the threshold resigns and lo
   const fs::path dir = vzero::testing::temp_dir("sp-resign");
   const Game& game = game_by_id("attrition");
   HeuristicEvaluator eval;
-  SelfplayJob job = small_job(game, eval, dir, 6);
-  job.selfplay.full_fraction = 1.0;
-  job.selfplay.resign_threshold = 1.0;
-  job.selfplay.resign_playout_fraction = 0.0;
-  const SelfplayStats stats = run_selfplay(job);
+  const SelfplayStats stats = run_selfplay(resign_job(game, eval, dir, 6, 1.0, 0.0));
   CHECK(stats.resigned == 6);
   CHECK(stats.would_resign == 0);
   CHECK(stats.false_resignations == 0);
@@ -199,11 +206,7 @@ TEST_CASE("selfplay: played-out games count the resignations that would have bee
   const fs::path dir = vzero::testing::temp_dir("sp-playout");
   const Game& game = game_by_id("attrition");
   HeuristicEvaluator eval;
-  SelfplayJob job = small_job(game, eval, dir, 8);
-  job.selfplay.full_fraction = 1.0;
-  job.selfplay.resign_threshold = 1.0;
-  job.selfplay.resign_playout_fraction = 1.0;
-  const SelfplayStats stats = run_selfplay(job);
+  const SelfplayStats stats = run_selfplay(resign_job(game, eval, dir, 8, 1.0, 1.0));
   CHECK(stats.resigned == 0);
   CHECK(stats.would_resign == 8);
   std::vector<Sample> samples;
@@ -228,11 +231,7 @@ TEST_CASE("selfplay: no resignation below a threshold of -1, nor with more than 
     const fs::path dir = vzero::testing::temp_dir("sp-noresign");
     const Game& game = game_by_id(id);
     HeuristicEvaluator eval;
-    SelfplayJob job = small_job(game, eval, dir, 3);
-    job.selfplay.full_fraction = 1.0;
-    job.selfplay.resign_threshold = threshold;
-    job.selfplay.resign_playout_fraction = 0.0;
-    const SelfplayStats stats = run_selfplay(job);
+    const SelfplayStats stats = run_selfplay(resign_job(game, eval, dir, 3, threshold, 0.0));
     CHECK(stats.resigned == 0);
     CHECK(stats.would_resign == 0);
     for (const GameRecord& g : all_games(dir)) CHECK_FALSE(g.resigned);
@@ -264,4 +263,25 @@ TEST_CASE("selfplay: fast searches are marked as no policy target", "[selfplay][
     }
     fs::remove_all(dir);
   }
+}
+
+TEST_CASE("selfplay: games in parallel sharing one evaluator are each written once",
+          "[selfplay][threads]") {
+  // Several TBB threads play at once, share the evaluator and hand games to
+  // the writer thread (scripts/tsan.sh runs this under ThreadSanitizer).
+  const fs::path dir = vzero::testing::temp_dir("sp-parallel");
+  const Game& game = game_by_id("attrition");
+  RolloutEvaluator eval(7);
+  SelfplayJob job = small_job(game, eval, dir, 12);
+  job.selfplay.parallel_games = 4;
+  job.selfplay.games_per_shard = 2;
+  job.first_game_id = 100;
+  const SelfplayStats stats = run_selfplay(job);
+  CHECK(stats.games == 12);
+  std::vector<Sample> samples;
+  const std::vector<GameRecord> games = all_games(dir, &samples);
+  REQUIRE(games.size() == 12);
+  for (size_t i = 0; i < games.size(); ++i) CHECK(games[i].game_id == int64_t(100 + i));
+  CHECK(int64_t(samples.size()) == stats.positions);
+  fs::remove_all(dir);
 }
