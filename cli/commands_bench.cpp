@@ -31,6 +31,7 @@ int bench_perft(bool quick) {
       {"grand", 4, 15921643, false},     {"grand", 5, 959883584, true},
       {"world", 4, 1145267, false},      {"world", 5, 39678973, true},
       {"parachute", 4, 906015679, false},
+      {"losalamos", 6, 2549164, false},
   };
   int failures = 0;
   for (const PerftCase& c : cases) {
@@ -81,12 +82,14 @@ void add_bench_commands(CLI::App& app) {
   CLI::App* bench = app.add_subcommand("bench", "Speed benchmarks that print figures");
   bench->require_subcommand(1);
   auto quick = std::make_shared<bool>(false);
-  CLI::App* perft = bench->add_subcommand("perft", "Single-thread perft nodes/s (chess, grand, world, parachute)");
+  CLI::App* perft =
+      bench->add_subcommand("perft", "Single-thread perft nodes/s, counts checked (every core)");
   perft->add_flag("--quick", *quick, "Skip the deepest rows (depth 6 of ascending and 007, grand 5, world 5)");
   perft->callback([quick] {
     if (bench_perft(*quick)) throw Error("perft counts differ from the reference");
   });
-  auto variants = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"chess", "grand"});
+  auto variants = std::make_shared<std::vector<std::string>>(
+      std::vector<std::string>{"chess", "grand", "losalamos"});
   auto seconds = std::make_shared<double>(3.0);
   auto seed = std::make_shared<uint64_t>(1);
   CLI::App* core = bench->add_subcommand("core", "Search steps/s over random games");

@@ -1,7 +1,8 @@
-// vzero export | bench nn: TorchScript export and the inference ceiling.
+// vzero export | bench nn: TorchScript and ONNX export, and the inference ceiling.
 #include <ATen/Parallel.h>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -9,20 +10,82 @@
 #include "net/checkpoint.h"
 #include "net/export.h"
 #include "net/model.h"
+#include "training/run_config.h"
 
 namespace vzero::cli {
 
 namespace {
 
-// The model of a checkpoint, or a fresh one of the default config.
-PolicyValueNet model_or_fresh(const Game& game, const std::string& path, uint64_t seed) {
+// The model of a checkpoint, or a fresh one of config.
+PolicyValueNet model_or_fresh(const Game& game, const std::string& path, uint64_t seed,
+                              const ModelConfig& config = {}) {
   const ModelIdentity id = ModelIdentity::of(game);
-  if (path.empty()) return make_model(ModelConfig{}, id, seed);
+  if (path.empty()) return make_model(config, id, seed);
   return load_checkpoint(path, &id).model;
 }
 
-void bench_nn(const std::string& variant, const std::string& model_path, const std::string& device_name,
-              int threads, double seconds) {
+struct ExportOptions {
+  std::string variant, model, format = "torchscript", out, config;
+  std::vector<std::string> set;
+  uint64_t seed = 1;
+  int golden = 0;
+};
+
+// The files of an export: the model file(s), the sidecar and the golden folder.
+struct ExportPaths {
+  std::string torchscript, onnx, sidecar, golden;
+};
+
+ExportPaths export_paths(const std::string& format, const std::string& out) {
+  const std::filesystem::path p(out);
+  const std::string stem = (p.parent_path() / p.stem()).string();
+  ExportPaths paths;
+  if (format == "all") {
+    paths.torchscript = stem + ".ts";
+    paths.onnx = stem + ".onnx";
+  } else {
+    (format == "onnx" ? paths.onnx : paths.torchscript) = out;
+  }
+  if (!paths.onnx.empty()) paths.sidecar = stem + ".json";
+  check(
+      paths.sidecar.empty() || (paths.sidecar != paths.onnx && paths.sidecar != paths.torchscript),
+      "--out '" + out + "' would be overwritten by the sidecar (use another extension than .json)");
+  paths.golden = stem + ".golden";
+  return paths;
+}
+
+// vzero export: the formats asked for from one model, each with the time it took on stdout.
+void export_model(const ExportOptions& o) {
+  const Game& game = game_by_id(o.variant);
+  const ExportPaths paths = export_paths(o.format, o.out);
+  check(o.model.empty() || (o.config.empty() && o.set.empty()),
+        "--config and --set shape a fresh model; the checkpoint '" + o.model + "' has its own");
+  const ModelConfig fresh = read_run_config(o.config, o.set).model;
+  PolicyValueNet model = model_or_fresh(game, o.model, o.seed, fresh);
+  auto start = std::chrono::steady_clock::now();
+  const auto done = [&](const std::string& what, const std::string& path) {
+    const auto now = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(now - start).count();
+    start = now;
+    std::cout << "exported " << o.variant << " " << what << " to " << path << " in " << s << " s"
+              << std::endl;
+  };
+  if (!paths.torchscript.empty()) {
+    export_torchscript(model, game, paths.torchscript);
+    done("torchscript", paths.torchscript);
+  }
+  if (!paths.onnx.empty()) {
+    export_onnx(model, game, paths.onnx, paths.sidecar);
+    done("onnx", paths.onnx + " and " + paths.sidecar);
+  }
+  if (o.golden > 0) {
+    write_golden(model, game, o.golden, o.seed, paths.golden);
+    done("golden set of " + std::to_string(o.golden) + " positions", paths.golden);
+  }
+}
+
+void bench_nn(const std::string& variant, const std::string& model_path,
+              const std::string& device_name, int threads, double seconds) {
   const Game& game = game_by_id(variant);
   PolicyValueNet model = model_or_fresh(game, model_path, 1);
   const torch::Device device = parse_device(device_name);
@@ -31,9 +94,9 @@ void bench_nn(const std::string& variant, const std::string& model_path, const s
   model->eval();
   c10::InferenceMode guard;
   const ModelIdentity& id = model->identity;
-  std::cout << "model " << variant << " blocks "
-            << model->config.blocks << " filters " << model->config.filters << " device " << device_name
-            << " threads " << threads << std::endl;
+  std::cout << "model " << variant << " blocks " << model->config.blocks << " filters "
+            << model->config.filters << " device " << device_name << " threads " << threads
+            << std::endl;
   for (int batch : {1, 8, 32, 128, 256}) {
     const torch::Tensor x = torch::rand({batch, id.channels, id.height, id.width}).to(device);
     for (int i = 0; i < 2; ++i) model->forward(x);  // warm up
@@ -42,34 +105,36 @@ void bench_nn(const std::string& variant, const std::string& model_path, const s
     double elapsed = 0.0;
     while (elapsed < seconds || iters < 3) {
       auto out = model->forward(x);
-      if (device.is_cuda()) out.first.to(torch::kCPU);  // wait for the device
+      if (device.is_cuda()) out.policy.to(torch::kCPU);  // wait for the device
       ++iters;
       elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    std::cout << "batch " << batch << " evals_per_s " << uint64_t(batch * iters / elapsed) << std::endl;
+    std::cout << "batch " << batch << " evals_per_s " << uint64_t(batch * iters / elapsed)
+              << std::endl;
   }
 }
 
 }  // namespace
 
 void add_net_commands(CLI::App& app) {
-  struct ExportOptions {
-    std::string variant, model, format = "torchscript", out;
-    uint64_t seed = 1;
-  };
   auto o = std::make_shared<ExportOptions>();
   CLI::App* ex = app.add_subcommand("export", "Export a model for other frontends");
   ex->add_option("--variant", o->variant, "Variant id")->required();
-  ex->add_option("--model", o->model, "Checkpoint (default: a fresh model of the default config)");
-  ex->add_option("--format", o->format, "Export format")->check(CLI::IsMember({"torchscript"}));
-  ex->add_option("--out", o->out, "Output file")->required();
-  ex->add_option("--seed", o->seed, "Seed of a fresh model");
-  ex->callback([o] {
-    const Game& game = game_by_id(o->variant);
-    PolicyValueNet model = model_or_fresh(game, o->model, o->seed);
-    export_torchscript(model, game, o->out);
-    std::cout << "exported " << o->variant << " to " << o->out << std::endl;
-  });
+  ex->add_option("--model", o->model, "Checkpoint (default: a fresh model of the [model] table)");
+  ex->add_option("--config", o->config, "Run config whose [model] table shapes a fresh model");
+  ex->add_option("--set", o->set, "Config override table.key=value for a fresh model (repeatable)");
+  ex->add_option("--format", o->format, "torchscript, onnx (with a JSON sidecar) or all")
+      ->check(CLI::IsMember({"torchscript", "onnx", "all"}));
+  ex->add_option("--out", o->out,
+                 "Output file; with onnx the sidecar is its name with .json, with all it is a "
+                 "stem: STEM.ts, "
+                 "STEM.onnx, STEM.json")
+      ->required();
+  ex->add_option("--seed", o->seed, "Seed of a fresh model and of the golden positions");
+  ex->add_option("--golden", o->golden,
+                 "Also write N positions of random play with the model's outputs to STEM.golden/")
+      ->check(CLI::Range(0, 1000000));
+  ex->callback([o] { export_model(*o); });
 
   struct BenchOptions {
     std::string variant = "chess", model, device = "cpu";
@@ -77,11 +142,13 @@ void add_net_commands(CLI::App& app) {
     double seconds = 1.0;
   };
   auto b = std::make_shared<BenchOptions>();
-  CLI::App* nn = app.get_subcommand("bench")->add_subcommand("nn", "Network evaluations/s by batch size");
+  CLI::App* nn =
+      app.get_subcommand("bench")->add_subcommand("nn", "Network evaluations/s by batch size");
   nn->add_option("--variant", b->variant, "Variant id");
   nn->add_option("--model", b->model, "Checkpoint (default: a fresh model of the default config)");
   nn->add_option("--device", b->device, "cpu or cuda:N");
-  nn->add_option("--threads", b->threads, "Intra-op threads (at::set_num_threads)")->check(CLI::Range(1, 256));
+  nn->add_option("--threads", b->threads, "Intra-op threads (at::set_num_threads)")
+      ->check(CLI::Range(1, 256));
   nn->add_option("--seconds", b->seconds, "Seconds per batch size")->check(CLI::Range(0.05, 600.0));
   nn->callback([b] { bench_nn(b->variant, b->model, b->device, b->threads, b->seconds); });
 }

@@ -10,6 +10,8 @@
 #include "game/error.h"
 #include "game/toml_reader.h"
 #include "mcts/arena.h"
+#include "mcts/match_stats.h"
+#include "mcts/openings.h"
 #include "mcts/evaluators.h"
 #include "mcts/search.h"
 
@@ -33,7 +35,7 @@ SearchConfig search_config_from_file(const std::string& path, SearchConfig confi
 namespace {
 
 struct ArenaOptions {
-  std::string variant = "chess", a, b, config;
+  std::string variant = "chess", a, b, config, openings, sprt;
   ArenaConfig arena;
 };
 
@@ -49,16 +51,39 @@ void run_arena(const ArenaOptions& o) {
   // Build both once up front so that a bad spec fails before any game.
   make_player(o.a, ctx);
   make_player(o.b, ctx);
+  ArenaConfig config = o.arena;
+  check(o.openings.empty() || config.opening_plies == 0, "use --openings FILE or --opening N, not both");
+  if (!o.openings.empty()) config.openings = read_openings(game, o.openings);
+  if (!o.sprt.empty()) config.sprt = parse_sprt(o.sprt);
+  config.names = {o.a, o.b};
   const PlayerFactory factory = [&](int role, uint64_t seed) {
     PlayerContext c = ctx;
     c.seed = seed;
     return make_player(role == 0 ? o.a : o.b, c);
   };
-  const ArenaResult r = play_arena(game, o.arena, factory);
-  std::cerr << "mean plies " << r.mean_plies << ", A's score by seat:";
-  for (double s : r.score_by_seat) std::cerr << ' ' << s;
-  std::cerr << std::endl;
+  const ArenaResult r = play_arena(game, config, factory);
+  for (const std::string& line : r.report()) std::cout << line << "\n";
   std::cout << r.summary() << std::endl;
+}
+
+// Prints the balanced openings of a variant as an openings file, with the command that made it.
+void run_openings(const std::string& variant, const BalanceConfig& c) {
+  const Game& game = game_by_id(variant);
+  const std::vector<MeasuredOpening> kept = balanced_openings(game, c);
+  const std::string measure = c.games > 0 ? "mean returns of " + std::to_string(c.games) + " self-play games"
+                                          : "root values of one search";
+  std::cout << "# " << kept.size() << " openings for " << variant << ": of " << c.candidates << " distinct random "
+            << c.plies << "-ply openings, those whose\n# " << measure << " per seat lie closest together (search of "
+            << c.simulations << " playouts a move, " << c.evaluator << " evaluator). Made by\n"
+            << "#   vzero openings --variant " << variant << " --plies " << c.plies << " --candidates "
+            << c.candidates << " --keep " << c.keep << " --sims " << c.simulations << " --evaluator " << c.evaluator
+            << " --games " << c.games << " --seed " << c.seed << "\n"
+            << "# (docs/openings.md). After '#': those values, seat 0 first.\n";
+  for (const MeasuredOpening& m : kept) {
+    std::cout << m.opening.text() << "  #";
+    for (double v : m.values) std::cout << ' ' << std::showpos << std::fixed << std::setprecision(3) << v;
+    std::cout << std::noshowpos << std::defaultfloat << "\n";
+  }
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
@@ -104,7 +129,9 @@ void add_search_commands(CLI::App& app) {
   auto o = std::make_shared<ArenaOptions>();
   CLI::App* arena = app.add_subcommand("arena", "Play a match between two players");
   arena->add_option("--variant", o->variant, "Variant id")->required();
-  arena->add_option("--a", o->a, "Player A: random | mcts:sims=N[,evaluator=rollout|heuristic|constant][,key=value...]")
+  arena->add_option("--a", o->a,
+                    "Player A: random | mcts:sims=N[,evaluator=rollout|heuristic|constant][,key=value...] | "
+                    "uci:cmd=PATH,depth=D|nodes=N|movetime=MS[,...] | net:model=PATH,sims=N")
       ->required();
   arena->add_option("--b", o->b, "Player B (fills every other seat)")->required();
   arena->add_option("--games", o->arena.games, "Number of games")->check(CLI::Range(1, 1000000));
@@ -112,8 +139,28 @@ void add_search_commands(CLI::App& app) {
   arena->add_option("--seed", o->arena.seed, "Random seed");
   arena->add_option("--opening", o->arena.opening_plies, "Random plies before the players take over")
       ->check(CLI::Range(0, 100));
+  arena->add_option("--openings", o->openings, "Openings file: a FEN or 'moves: a1 a2 ...' per line, # comments");
+  arena->add_option("--sprt", o->sprt, "Stop when decided: elo0=A,elo1=B[,alpha=0.05,beta=0.05,model=normalized|logistic]");
+  arena->add_option("--record", o->arena.record, "Games file (JSON lines) to append to; a rerun resumes from it");
+  arena->add_option("--pgn", o->arena.pgn, "PGN file to append the games to (2-player variants)");
+  arena->add_option("--match", o->arena.match, "The match's name in the games file (default: 'A vs B')");
   arena->add_option("--config", o->config, "TOML config whose [search] table sets search defaults");
   arena->callback([o] { run_arena(*o); });
+
+  auto balance = std::make_shared<std::pair<std::string, BalanceConfig>>();
+  CLI::App* openings = app.add_subcommand("openings", "Print balanced random openings of a variant (an openings file)");
+  openings->add_option("--variant", balance->first, "Variant id")->required();
+  openings->add_option("--plies", balance->second.plies, "Random plies per opening")->check(CLI::Range(1, 100));
+  openings->add_option("--candidates", balance->second.candidates, "Distinct openings measured")
+      ->check(CLI::Range(1, 100000));
+  openings->add_option("--keep", balance->second.keep, "Openings kept (the most balanced)")->check(CLI::Range(1, 100000));
+  openings->add_option("--sims", balance->second.simulations, "Playouts of the measuring search")
+      ->check(CLI::Range(1, 10000000));
+  openings->add_option("--evaluator", balance->second.evaluator, "rollout | heuristic | constant");
+  openings->add_option("--games", balance->second.games, "Self-play games per opening (0: the root value of one search)")
+      ->check(CLI::Range(0, 10000));
+  openings->add_option("--seed", balance->second.seed, "Random seed");
+  openings->callback([balance] { run_openings(balance->first, balance->second); });
 
   CLI::App* bench = app.get_subcommand("bench");
   auto variants = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"chess", "grand"});

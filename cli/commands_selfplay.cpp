@@ -42,28 +42,25 @@ void run_selfplay_command(const SelfplayOptions& o) {
   if (o.seed >= 0) config.seed = uint64_t(o.seed);
   const Game& game = game_by_id(config.variant);
   std::unique_ptr<InferenceServer> server;
-  std::unique_ptr<Evaluator> basic;
-  Evaluator* evaluator = nullptr;
+  SelfplayJob job;
   int generation = 0;
   if (!o.model.empty()) {
     server = std::make_unique<InferenceServer>(game, config.inference, o.model);
-    evaluator = server.get();
+    job.evaluator = server.get();
     generation = server->generation();
   } else {
-    basic = make_basic_evaluator(config.selfplay.evaluator, config.seed);
-    evaluator = basic.get();
+    const std::string name = config.selfplay.evaluator;
+    job.evaluator_per_game = [name](uint64_t seed) { return make_basic_evaluator(name, seed); };
   }
-  std::filesystem::create_directories(o.out);
-  SelfplayJob job;
   job.game = &game;
   job.selfplay = config.selfplay;
   job.search = config.search;
   job.search.root_noise = true;
-  job.evaluator = evaluator;
   job.meta = shard_meta_for(game, config.hash, generation);
   job.out_dir = o.out;
   job.file_prefix = "selfplay-g" + std::to_string(generation);
   job.seed = config.seed;
+  job.first_game_id = reserve_game_ids(o.out, config.selfplay.games);
   const bool tty = isatty(2);
   job.progress = [&](const SelfplayStats& s) {
     std::cerr << (tty ? "\r" : "") << selfplay_progress_line(s, config.selfplay.games, server.get())

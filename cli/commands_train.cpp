@@ -5,6 +5,8 @@
 #include "cli/commands.h"
 #include "game/error.h"
 #include "training/loop.h"
+#include "training/run_dir.h"
+#include "training/train_run.h"
 #include "training/trainer.h"
 
 namespace vzero::cli {
@@ -45,6 +47,7 @@ void add_train_commands(CLI::App& app) {
   add_config_options(t, *train);
   t->callback([train] {
     const RunConfig config = read_run_config(train->config, train->set);
+    const FolderLock lock(train->run_dir, "run folder");
     run_training(config, train->run_dir, std::cout);
   });
 

@@ -11,10 +11,12 @@ int main(int argc, char** argv) {
   vzero::cli::add_game_commands(app);
   vzero::cli::add_bench_commands(app);
   vzero::cli::add_play_command(app);
+  vzero::cli::add_protocol_commands(app);
   vzero::cli::add_search_commands(app);
   vzero::cli::add_net_commands(app);
   vzero::cli::add_selfplay_command(app);
   vzero::cli::add_train_commands(app);
+  vzero::cli::add_ratings_command(app);
   vzero::register_net_players(vzero::ServerConfig{});
   try {
     app.parse(argc, argv);

@@ -1,144 +1,316 @@
-// The arena: many games in parallel, seats rotated, results counted for A.
+// The match runner: games in index order on a few threads, records, resume, SPRT.
 #include "mcts/arena.h"
 
-#include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <exception>
+#include <map>
 #include <mutex>
-#include <sstream>
-#include <unistd.h>
-#include <vector>
+#include <thread>
 
 #include "game/error.h"
 #include "game/zobrist.h"
-#include "mcts/tbb_handover.h"
+#include "mcts/game_record.h"
+#include "mcts/pgn.h"
 
 namespace vzero {
 
-double elo_of_score(double score) {
-  const double s = std::clamp(score, 1e-9, 1.0 - 1e-9);
-  return std::clamp(-400.0 * std::log10(1.0 / s - 1.0), -1200.0, 1200.0);
-}
-
-std::string ArenaResult::summary() const {
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "score %.3f wins %d draws %d losses %d elo %.0f +- %.0f", score, wins,
-                draws, losses, elo, margin);
-  return buf;
-}
-
 namespace {
 
-// One game's outcome for A: 1 win, 0.5 draw, 0 loss; and its length.
-struct GameOutcome {
-  double score = 0.0;
+// What the statistics need of one game, for A.
+struct Outcome {
+  int seat = 0;        // A's seat
+  double score = 0.0;  // 1 win, 0.5 shared best, 0 loss
+  double rank = 1.0;   // 1 + seats ahead + half the seats level
   int plies = 0;
-  int seat = 0;  // A's seat
+  int forfeit_role = -1;  // the role that forfeited, -1 none
 };
 
-GameOutcome play_one(const Game& game, const ArenaConfig& config, const PlayerFactory& make, int index) {
-  const int players = game.num_players();
-  const int group = index / players, a_seat = index % players;
-  uint64_t seed_state = config.seed * 0x9E3779B97F4A7C15ull + uint64_t(index);
-  std::vector<std::unique_ptr<Player>> seats(players);
-  for (int s = 0; s < players; ++s) seats[s] = make(s == a_seat ? 0 : 1, splitmix64(seed_state));
+Outcome outcome_of(const MatchRecord& r) {
+  Outcome o;
+  const int n = int(r.result.size());
+  o.seat = int(std::find(r.roles.begin(), r.roles.end(), 0) - r.roles.begin());
+  const double mine = r.result[o.seat];
+  int above = 0, level = 0;
+  for (int s = 0; s < n; ++s) {
+    above += r.result[s] > mine;
+    level += s != o.seat && r.result[s] == mine;
+  }
+  o.score = above > 0 ? 0.0 : level == 0 ? 1.0 : 0.5;
+  o.rank = 1.0 + above + 0.5 * level;
+  o.plies = r.plies;
+  o.forfeit_role = r.forfeit_seat >= 0 ? r.roles[r.forfeit_seat] : -1;
+  return o;
+}
 
-  std::unique_ptr<GameState> state = game.new_state();
-  uint64_t opening_rng = config.seed ^ (uint64_t(group) * 0xD1B54A32D192ED03ull);
-  for (int ply = 0; ply < config.opening_plies && !state->is_terminal(); ++ply) {
-    const std::vector<int>& legal = state->legal_actions();
-    state->apply(legal[(splitmix64(opening_rng) >> 11) % legal.size()]);
+// The fixed parts of game i: opening, seats and names.
+struct GamePlan {
+  const Game& game;
+  const ArenaConfig& config;
+  std::string match;
+
+  int seats() const { return game.num_players(); }
+  Opening opening(int index) const {
+    const int group = index / seats();
+    if (!config.openings.empty()) return config.openings[group % config.openings.size()];
+    if (config.opening_plies == 0) return {};
+    return random_opening(game, config.opening_plies,
+                          config.seed ^ (uint64_t(group) * 0xD1B54A32D192ED03ull));
   }
-  for (auto& p : seats) p->new_game(*state);
-  while (!state->is_terminal()) {
-    const int action = seats[state->current_player()]->choose(*state);
-    state->apply(action);
-    for (auto& p : seats) p->observe(action);
+  std::vector<int> roles(int index) const {
+    std::vector<int> r(seats(), 1);
+    r[index % seats()] = 0;
+    return r;
   }
-  const std::vector<double> r = state->returns();
-  const double best = *std::max_element(r.begin(), r.end());
-  const int at_best = int(std::count(r.begin(), r.end(), best));
-  GameOutcome out;
-  out.seat = a_seat;
-  out.plies = state->plies();
-  out.score = r[a_seat] < best ? 0.0 : at_best == 1 ? 1.0 : 0.5;
+  std::vector<std::string> players(int index) const {
+    std::vector<std::string> p;
+    for (int role : roles(index)) p.push_back(config.names[role]);
+    return p;
+  }
+};
+
+// Plays game i; a forfeit ends it with the forfeiting seat last.
+MatchRecord play_one(const GamePlan& plan, const PlayerFactory& make, int index) {
+  const auto start = std::chrono::steady_clock::now();
+  MatchRecord r;
+  r.match = plan.match;
+  r.index = index;
+  r.variant = plan.game.id();
+  r.roles = plan.roles(index);
+  r.players = plan.players(index);
+  r.opening = plan.opening(index);
+  r.seed = plan.config.seed;
+  const int n = plan.seats();
+  uint64_t seed_state = plan.config.seed * 0x9E3779B97F4A7C15ull + uint64_t(index);
+  std::vector<std::unique_ptr<Player>> seats(n);
+  for (int s = 0; s < n; ++s) seats[s] = make(r.roles[s], splitmix64(seed_state));
+
+  std::unique_ptr<GameState> state = play_opening(plan.game, r.opening);
+  int acting = 0;
+  try {
+    for (acting = 0; acting < n; ++acting) seats[acting]->new_game(*state);
+    while (!state->is_terminal()) {
+      acting = state->current_player();
+      const int action = seats[acting]->choose(*state);
+      r.moves.push_back(state->action_to_text(action));
+      state->apply(action);
+      for (auto& p : seats) p->observe(action);
+    }
+    r.result = state->returns();
+    r.reason = state->end_reason();
+  } catch (const PlayerForfeit& e) {
+    r.forfeit_seat = acting;
+    r.result.assign(n, 1.0 / (n - 1));
+    r.result[acting] = -1.0;
+    r.reason = std::string("forfeit: ") + e.what();
+  }
+  seats.clear();  // engines stop here, inside the game's time
+  r.plies = int(r.moves.size());
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.time = utc_now();
+  return r;
+}
+
+// The games of this match already in the games file, by index (checked against the plan).
+std::map<int, MatchRecord> recorded_games(const GamePlan& plan) {
+  std::map<int, MatchRecord> out;
+  if (plan.config.record.empty()) return out;
+  for (MatchRecord& r : read_records(plan.config.record)) {
+    if (r.match != plan.match || r.index >= plan.config.games) continue;
+    const bool same = r.variant == plan.game.id() && r.roles == plan.roles(r.index) &&
+                      r.players == plan.players(r.index) && r.opening == plan.opening(r.index) &&
+                      r.seed == plan.config.seed;
+    check(same, plan.config.record + ": game " + std::to_string(r.index) + " of match '" +
+                    plan.match +
+                    "' was played with other settings (variant, players, opening or seed); "
+                    "use another games file or match name");
+    out[r.index] = std::move(r);
+  }
   return out;
+}
+
+// The statistics of the outcomes (all present) of 2-player pairs or single games.
+ArenaResult summarize(const std::vector<Outcome>& games, int seats) {
+  ArenaResult r;
+  r.games = int(games.size());
+  r.score_by_seat.assign(seats, 0.0);
+  r.by_seat.assign(seats, Trinomial{});
+  Trinomial all;
+  double plies = 0.0, rank = 0.0;
+  for (const Outcome& o : games) {
+    all.add(o.score);
+    r.by_seat[o.seat].add(o.score);
+    r.score_by_seat[o.seat] += o.score;
+    plies += o.plies;
+    rank += o.rank;
+    if (o.forfeit_role >= 0) ++r.forfeits[o.forfeit_role];
+  }
+  for (int s = 0; s < seats; ++s)
+    if (r.by_seat[s].games() > 0) r.score_by_seat[s] /= r.by_seat[s].games();
+  const bool paired = seats == 2 && r.games >= 2 && r.games % 2 == 0;
+  if (paired)
+    for (size_t i = 0; i + 1 < games.size(); i += 2)
+      r.pentanomial.add(games[i].score, games[i + 1].score);
+  r.estimate = paired ? estimate_pentanomial(r.pentanomial) : estimate_trinomial(all);
+  r.wins = all.wins;
+  r.draws = all.draws;
+  r.losses = all.losses;
+  r.score = r.estimate.score;
+  r.elo = r.estimate.elo;
+  r.margin = r.estimate.margin;
+  r.score_lo = r.estimate.score_lo;
+  r.score_hi = r.estimate.score_hi;
+  r.mean_plies = r.games ? plies / r.games : 0.0;
+  r.average_rank = r.games ? rank / r.games : 0.0;
+  return r;
 }
 
 }  // namespace
 
+std::string ArenaResult::summary() const {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "score %.3f wins %d draws %d losses %d elo %.0f +- %.0f", score,
+                wins, draws, losses, elo, margin);
+  return buf;
+}
+
+std::vector<std::string> ArenaResult::report() const {
+  std::vector<std::string> lines;
+  char buf[300];
+  std::snprintf(buf, sizeof buf, "games %d resumed %d mean_plies %.1f forfeits_a %d forfeits_b %d",
+                games, resumed, mean_plies, forfeits[0], forfeits[1]);
+  lines.push_back(buf);
+  for (size_t s = 0; s < by_seat.size(); ++s) {
+    std::snprintf(buf, sizeof buf, "seat %zu: a_wins %d draws %d losses %d score %.3f", s,
+                  by_seat[s].wins, by_seat[s].draws, by_seat[s].losses, score_by_seat[s]);
+    lines.push_back(buf);
+  }
+  if (estimate.paired) {
+    const auto& p = pentanomial.pairs;
+    std::snprintf(buf, sizeof buf, "pentanomial %d %d %d %d %d (pairs scoring 0, 0.5, 1, 1.5, 2)",
+                  p[0], p[1], p[2], p[3], p[4]);
+    lines.push_back(buf);
+  }
+  const std::string nelo =
+      estimate.sd > 0 ? std::to_string(int(std::lround(estimate.nelo))) : "n/a";
+  std::snprintf(buf, sizeof buf,
+                "elo %.1f +- %.1f (95%%, %s) los %.4f nelo %s score %.4f [%.4f, %.4f]",
+                estimate.elo, estimate.margin, estimate.paired ? "pentanomial" : "trinomial",
+                estimate.los, nelo.c_str(), estimate.score, estimate.score_lo, estimate.score_hi);
+  lines.push_back(buf);
+  if (by_seat.size() > 2) {
+    std::snprintf(buf, sizeof buf, "average_rank %.3f", average_rank);
+    lines.push_back(buf);
+  }
+  if (sprt) lines.push_back(sprt_line(*sprt, llr, sprt_result));
+  return lines;
+}
+
 ArenaResult play_arena(const Game& game, const ArenaConfig& config, const PlayerFactory& make) {
   check(config.games >= 1, "arena: games must be at least 1");
   check(config.threads >= 1 && config.threads <= 256, "arena: threads must be in [1, 256]");
-  std::vector<GameOutcome> outcomes(config.games);
-  std::atomic<int> done{0};
-  std::atomic<double> running{0.0};
-  std::mutex print;
-  const bool tty = isatty(2);
-  auto run_game = [&](int i) {
-    outcomes[i] = play_one(game, config, make, i);
-    double cur = running.load();
-    while (!running.compare_exchange_weak(cur, cur + outcomes[i].score)) {
+  const int n = game.num_players();
+  check(!config.sprt || n == 2, "arena: an SPRT needs a 2-player variant");
+  check(config.pgn.empty() || n == 2, "arena: PGN needs a 2-player variant");
+  const GamePlan plan{
+      game, config,
+      config.match.empty() ? config.names[0] + " vs " + config.names[1] : config.match};
+
+  // A player that cannot even start a game stops the match before it begins.
+  for (int role = 0; role < 2; ++role) {
+    try {
+      make(role, 0)->new_game(*play_opening(game, plan.opening(0)));
+    } catch (const PlayerForfeit& e) {
+      throw Error("player " + config.names[role] + " cannot start a game: " + e.what());
     }
-    const int n = ++done;
-    if (config.progress && (tty || n == config.games || n % std::max(1, config.games / 10) == 0)) {
-      std::lock_guard<std::mutex> lock(print);
-      std::fprintf(stderr, "%sgames %d/%d score %.3f", tty ? "\r" : "", n, config.games, running.load() / n);
-      if (!tty || n == config.games) std::fprintf(stderr, "\n");
+  }
+  std::map<int, MatchRecord> done = recorded_games(plan);
+  std::unique_ptr<AppendFile> record, pgn;
+  if (!config.record.empty()) record = std::make_unique<AppendFile>(config.record);
+  if (!config.pgn.empty()) pgn = std::make_unique<AppendFile>(config.pgn);
+
+  const int unit = n == 2 ? 2 : 1;  // the SPRT judges pairs
+  std::vector<std::optional<Outcome>> outcomes(config.games);
+  std::mutex mutex;              // guards outcomes, the judged prefix and the progress line
+  int judged = 0, finished = 0;  // units judged in order; games finished
+  int counted = config.games;    // the games the result covers
+  Pentanomial pairs;
+  double llr = 0.0;
+  SprtResult decision = SprtResult::kInconclusive;
+  std::atomic<bool> stop{false};
+  std::exception_ptr failure;
+  const bool tty = isatty(2);
+  // Judges the complete units that follow the judged prefix (mutex held).
+  const auto judge = [&] {
+    while (!stop && config.sprt && (judged + 1) * unit <= config.games) {
+      const int first = judged * unit;
+      if (!outcomes[first] || !outcomes[first + 1]) break;
+      pairs.add(outcomes[first]->score, outcomes[first + 1]->score);
+      ++judged;
+      llr = sprt_llr(*config.sprt, pairs);
+      decision = sprt_decide(*config.sprt, llr);
+      if (decision != SprtResult::kInconclusive) {
+        counted = judged * unit;
+        stop = true;
+      }
+    }
+  };
+  const auto finish = [&](int i, const MatchRecord& r, bool fresh) {
+    if (fresh && record) record->append(to_json_line(r) + "\n");
+    if (fresh && pgn) pgn->append(to_pgn(game, r));
+    std::lock_guard<std::mutex> lock(mutex);
+    outcomes[i] = outcome_of(r);
+    ++finished;
+    judge();
+    if (fresh && config.progress &&
+        (tty || finished == config.games || finished % std::max(1, config.games / 10) == 0)) {
+      double sum = 0.0;
+      int k = 0;
+      for (const auto& o : outcomes)
+        if (o) sum += o->score, ++k;
+      std::fprintf(stderr, "%sgames %d/%d score %.3f", tty ? "\r" : "", finished, config.games,
+                   sum / k);
+      if (config.sprt) std::fprintf(stderr, " llr %.2f", llr);
+      if (!tty || finished == config.games) std::fprintf(stderr, "\n");
       std::fflush(stderr);
     }
   };
-  if (config.threads == 1) {
-    for (int i = 0; i < config.games; ++i) run_game(i);
-  } else {
-    // Games may block on a shared evaluator: allow more threads than cores.
-    tbb::global_control allow(tbb::global_control::max_allowed_parallelism, size_t(config.threads) + 1);
-    tbb::task_arena arena(config.threads);
-    TbbHandover handover;
-    arena.execute(
-        [&] { tbb::parallel_for(0, config.games, 1, handover.wrap([&](int i) { run_game(i); })); });
-    handover.collect();
-  }
+  for (const auto& [index, r] : done) finish(index, r, false);
 
-  ArenaResult r;
-  r.games = config.games;
-  double sum = 0.0, sum_sq = 0.0, plies = 0.0;
-  r.score_by_seat.assign(game.num_players(), 0.0);
-  std::vector<int> games_by_seat(game.num_players(), 0);
-  for (const GameOutcome& o : outcomes) {
-    r.score_by_seat[o.seat] += o.score;
-    ++games_by_seat[o.seat];
-    r.wins += o.score == 1.0;
-    r.draws += o.score == 0.5;
-    r.losses += o.score == 0.0;
-    sum += o.score;
-    sum_sq += o.score * o.score;
-    plies += o.plies;
-  }
-  for (size_t seat = 0; seat < games_by_seat.size(); ++seat)
-    if (games_by_seat[seat]) r.score_by_seat[seat] /= games_by_seat[seat];
-  const double n = r.games;
-  r.score = sum / n;
-  r.mean_plies = plies / n;
-  // A Wilson-style 95% interval on the score with the observed per-game
-  // variance (draws narrow it); finite at a clean sweep.
-  const double variance = std::max(0.0, sum_sq / n - r.score * r.score);
-  const double z = 1.96, z2n = z * z / n;
-  const double centre = (r.score + z2n / 2.0) / (1.0 + z2n);
-  const double half = z * std::sqrt(variance / n + z2n / (4.0 * n)) / (1.0 + z2n);
-  const double lo_s = 0.5 / n, hi_s = 1.0 - 0.5 / n;  // half a game from the ends
-  r.elo = elo_of_score(std::clamp(r.score, lo_s, hi_s));
-  const double lo = elo_of_score(std::clamp(centre - half, lo_s, hi_s));
-  const double hi = elo_of_score(std::clamp(centre + half, lo_s, hi_s));
-  r.margin = (hi - lo) / 2.0;
-  r.score_lo = std::max(0.0, centre - half);
-  r.score_hi = std::min(1.0, centre + half);
-  return r;
+  std::atomic<int> next{0};
+  const auto worker = [&] {
+    for (int i; !stop && (i = next++) < config.games;) {
+      if (done.count(i)) continue;
+      try {
+        finish(i, play_one(plan, make, i), true);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failure) failure = std::current_exception();
+        stop = true;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < config.threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  if (tty && config.progress && stop) std::fprintf(stderr, "\n");
+
+  std::vector<Outcome> games;
+  for (int i = 0; i < counted; ++i) games.push_back(*outcomes[i]);
+  ArenaResult result = summarize(games, n);
+  result.resumed = int(
+      std::count_if(done.begin(), done.end(), [&](const auto& d) { return d.first < counted; }));
+  result.sprt = config.sprt;
+  result.llr = llr;
+  result.sprt_result = decision;
+  return result;
 }
 
 }  // namespace vzero

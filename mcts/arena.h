@@ -1,14 +1,25 @@
 #pragma once
-// Matches between two players: seats alternate (rotate with 3-4 players, the
-// other seats taken by B), each group of games shares a random opening, games
-// run in parallel on TBB, and the result is a score with an Elo interval.
+// Matches between two players, A and B. Game i has a fixed opening, seat
+// order and seeds: with n seats it is game i % n of opening group i / n, and
+// A sits at seat i % n (B takes every other seat), so each opening is played
+// once in every seat order (pairs for 2 players, rotations for 3-4) and a
+// seat bias cancels out. Games run on `threads` threads, started in index
+// order; each may go to a games file (JSON lines, game_record.h) and a PGN
+// file, and a match resumes from its games file: a game already recorded
+// there is read back, not played again. With 2 players an SPRT stops the
+// match as soon as it decides, judged on complete pairs in index order, so
+// the outcome does not depend on the number of threads.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "game/game.h"
+#include "mcts/match_stats.h"
+#include "mcts/openings.h"
 #include "mcts/players.h"
 
 namespace vzero {
@@ -17,30 +28,45 @@ struct ArenaConfig {
   int games = 20;
   int threads = 1;
   uint64_t seed = 1;
-  int opening_plies = 0;  // random plies played first, the same for each group of seat rotations
-  bool progress = true;   // a progress line on stderr
+  std::vector<Opening> openings;   // played in turn, each in every seat order; empty: random ones
+  int opening_plies = 0;           // without openings: random plies, the same for each group
+  bool progress = true;            // a progress line on stderr
+  std::optional<SprtConfig> sprt;  // 2 players: stop when the test decides
+  std::string record;              // games file to append to and resume from ("" none)
+  std::string pgn;                 // PGN file to append to ("" none; 2 players)
+  std::array<std::string, 2> names{"A", "B"};  // the players' names in records
+  std::string match;  // the match's name in the games file ("" : "<A> vs <B>")
 };
 
 struct ArenaResult {
-  int games = 0, wins = 0, draws = 0, losses = 0;  // for player A
-  double score = 0.0;  // (wins + draws / 2) / games
-  double elo = 0.0;    // Elo difference A - B
-  double margin = 0.0;  // half the width of the 95% interval on elo
-  double score_lo = 0.0, score_hi = 1.0;  // the 95% interval on score
+  int games = 0, wins = 0, draws = 0, losses = 0;  // for player A, over the games counted
+  double score = 0.0;                              // A's mean score
+  double elo = 0.0, margin = 0.0;                  // Elo difference A - B and its 95% half-width
+  double score_lo = 0.0, score_hi = 1.0;           // the 95% interval on score
   double mean_plies = 0.0;
+  EloEstimate estimate;               // pentanomial when the games form pairs
   std::vector<double> score_by_seat;  // A's score when seated at each seat
+  std::vector<Trinomial> by_seat;     // A's results at each seat
+  Pentanomial pentanomial;            // 2 players: over complete pairs
+  double average_rank = 0.0;          // A's mean rank (1 best; ties share)
+  std::array<int, 2> forfeits{};      // games A and B lost by forfeit
+  int resumed = 0;                    // games read back from the games file
+  std::optional<SprtConfig> sprt;
+  double llr = 0.0;
+  SprtResult sprt_result = SprtResult::kInconclusive;
   // The line "score S wins W draws D losses L elo E +- M".
   std::string summary() const;
+  // The statistics, one fact a line (seats, pairs, Elo and LOS, rank, SPRT), without the summary.
+  std::vector<std::string> report() const;
 };
 
 // Makes player A (role 0) or B (role 1) for one game; seed differs per game.
 using PlayerFactory = std::function<std::unique_ptr<Player>(int role, uint64_t seed)>;
 
-// Plays the match; A's result is a win when A alone has the best return,
-// a draw when A shares the best, else a loss.
+// Plays (or resumes) the match. A's result is a win when A alone has the
+// best return, a draw when A shares it, else a loss. A player that forfeits
+// loses: return -1, the others +1/(seats - 1) each. Throws Error when a player cannot
+// start at all, or when the games file holds a different game of this match.
 ArenaResult play_arena(const Game& game, const ArenaConfig& config, const PlayerFactory& make);
-
-// Elo difference of a score in (0, 1), clamped to +-1200.
-double elo_of_score(double score);
 
 }  // namespace vzero

@@ -38,6 +38,20 @@ void visit(SearchConfig& c, TomlReader* in) {
   real("temperature", c.temperature, 0.0, 100.0);
   integer("temperature_plies", c.temperature_plies, 0, 100000);
   real("final_temperature", c.final_temperature, 0.0, 100.0);
+  real("temperature_halflife", c.temperature_halflife, 0.0, 100000.0);
+  real("forced_playouts", c.forced_playouts, 0.0, 100.0);
+  flag("policy_target_pruning", c.policy_target_pruning);
+  if (in) c.root_selection = in->get<std::string>("root_selection", c.root_selection);
+  if (c.root_selection != "puct" && c.root_selection != "gumbel") {
+    if (in) in->fail("root_selection", "must be puct or gumbel");
+    throw Error("search option root_selection must be puct or gumbel");
+  }
+  integer("gumbel_actions", c.gumbel_actions, 2, 1024);
+  real("gumbel_c_visit", c.gumbel_c_visit, 0.0, 1e6);
+  real("gumbel_c_scale", c.gumbel_c_scale, 0.0, 1e6);
+  real("moves_left_slope", c.moves_left_slope, 0.0, 1.0);
+  real("moves_left_cap", c.moves_left_cap, 0.0, 1.0);
+  real("moves_left_threshold", c.moves_left_threshold, 0.0, 1.0);
   integer("batch", c.batch, 1, 1024);
   real("virtual_loss", c.virtual_loss, 0.0, 100.0);
   flag("reuse_tree", c.reuse_tree);

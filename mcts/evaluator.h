@@ -15,6 +15,7 @@ namespace vzero {
 struct Evaluation {
   std::vector<float> priors;  // one per legal action, in legal_actions() order, summing to 1
   std::vector<float> values;  // one per seat (absolute seat index), each in [-1, 1]
+  float moves_left = -1.0f;   // expected plies until the game ends; negative: no estimate
 };
 
 class Evaluator {

@@ -15,6 +15,10 @@ using Values = std::array<float, kMaxSeats>;
 
 struct Node;
 
+// The best value a seat can get: a proven child reaching it decides its parent.
+inline bool is_win(const Values& v, int seat) { return v[seat] >= 1.0f - 1e-6f; }
+inline bool is_loss(const Values& v, int seat) { return v[seat] <= -1.0f + 1e-6f; }
+
 struct Edge {
   int action = 0;
   float prior = 0.0f;
@@ -30,10 +34,14 @@ struct Node {
   int in_flight = 0;        // playouts on their way (virtual loss)
   Values value_sum{};       // sum of backed-up values, per seat
   Values exact{};           // the value when proven
+  float raw_value = 0.0f;   // the evaluator's value for player when expanded
+  float moves_left_sum = 0.0f;  // sum of backed-up moves-left estimates (plies to the end)
   std::vector<Edge> edges;  // in legal_actions() order
 
   // The mean value for seat s (0 when unvisited).
   float mean(int s) const { return visits ? value_sum[s] / float(visits) : 0.0f; }
+  // The mean moves-left estimate (0 when unvisited).
+  float moves_left() const { return visits ? moves_left_sum / float(visits) : 0.0f; }
 };
 
 }  // namespace vzero

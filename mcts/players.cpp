@@ -7,6 +7,7 @@
 #include "game/error.h"
 #include "game/zobrist.h"
 #include "mcts/evaluators.h"
+#include "mcts/uci_player.h"
 
 namespace vzero {
 
@@ -87,13 +88,16 @@ std::unique_ptr<Player> make_player(const std::string& spec, const PlayerContext
     if (!options.items.empty()) throw Error("player 'random' takes no options");
     return std::make_unique<RandomPlayer>(ctx.seed);
   }
-  if (kind == "mcts") return make_search_player(options, ctx);
   PlayerMaker maker;
-  {
+  if (kind == "mcts") {
+    maker = make_search_player;
+  } else if (kind == "uci") {
+    maker = make_uci_player;
+  } else {
     std::lock_guard<std::mutex> lock(registry_mutex());
     auto it = registry().find(kind);
     if (it == registry().end())
-      throw Error("unknown player '" + spec + "' (expected random, mcts:... or a registered kind)");
+      throw Error("unknown player '" + spec + "' (expected random, mcts:..., uci:... or a registered kind)");
     maker = it->second;
   }
   std::unique_ptr<Player> p = maker(options, ctx);

@@ -1,18 +1,27 @@
 #pragma once
-// Players for matches and self-play: a uniformly random player and a search
-// player, built from a spec string such as "random" or
-// "mcts:sims=400,evaluator=heuristic,cpuct=1.5". Other folders register more
-// kinds (net/ adds "net:"), so the arena can play anything.
+// Players for matches and self-play: a uniformly random player, a search
+// player and UCI engines, built from a spec string such as "random",
+// "mcts:sims=400,evaluator=heuristic,cpuct=1.5" or
+// "uci:cmd=fairy-stockfish,depth=2". Other folders register more kinds
+// (net/ adds "net:"), so the arena can play anything.
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "game/error.h"
 #include "game/game.h"
 #include "mcts/config.h"
 #include "mcts/search.h"
 
 namespace vzero {
+
+// Thrown by a player that cannot go on (an engine died, hung or played an
+// illegal move): it loses that game by forfeit, and the match goes on.
+class PlayerForfeit : public Error {
+ public:
+  using Error::Error;
+};
 
 class Player {
  public:
@@ -44,6 +53,9 @@ class SearchPlayer : public Player {
   int choose(const GameState& state) override;
   void observe(int action) override { search_.advance(action); }
   const SearchResult& last_result() const { return last_; }
+  // The evaluator and settings of its search, for analyses beside its games (hints, UCI, serve).
+  const std::shared_ptr<Evaluator>& evaluator() const { return evaluator_; }
+  const SearchConfig& config() const { return search_.config(); }
 
  private:
   std::shared_ptr<Evaluator> evaluator_;
@@ -72,7 +84,8 @@ using PlayerMaker = std::function<std::unique_ptr<Player>(SpecOptions& options, 
 
 // Adds a player kind ("net", ...) for make_player.
 void register_player_kind(const std::string& kind, PlayerMaker maker);
-// The player of a spec: "random", "mcts:...", or a registered kind (throws Error when unknown or malformed).
+// The player of a spec: "random", "mcts:...", "uci:..." (uci_player.h), or a
+// registered kind (throws Error when unknown or malformed).
 std::unique_ptr<Player> make_player(const std::string& spec, const PlayerContext& ctx);
 
 }  // namespace vzero

@@ -10,12 +10,6 @@ namespace vzero {
 
 namespace {
 
-constexpr float kWin = 1.0f - 1e-6f;
-
-// The best value a seat can get: a proven child reaching it decides its parent.
-bool is_win(const Values& v, int seat) { return v[seat] >= kWin; }
-bool is_loss(const Values& v, int seat) { return v[seat] <= -kWin; }
-
 template <class V>
 Values to_values(const V& v, int players) {
   check(int(v.size()) == players, "evaluator returned " + std::to_string(v.size()) +
@@ -73,6 +67,17 @@ void Search::mark_terminal(Node& node, const GameState& state) {
   node.exact = to_values(state.returns(), players_);
 }
 
+float Search::moves_left_utility(const Node& node, const Node& child, float parent_q) const {
+  const double threshold = config_.moves_left_threshold;
+  const double scale =
+      threshold >= 1.0 ? 0.0 : std::clamp((std::fabs(parent_q) - threshold) / (1.0 - threshold), 0.0, 1.0);
+  if (scale <= 0.0) return 0.0f;
+  // The child's estimate is one ply nearer the end than its parent's.
+  const double longer = child.moves_left() + 1.0 - node.moves_left();
+  const double u = std::clamp(config_.moves_left_slope * longer, -config_.moves_left_cap, config_.moves_left_cap);
+  return float(parent_q > 0 ? -u * scale : u * scale);
+}
+
 int Search::select_edge(const Node& node, bool at_root) const {
   const int p = node.player;
   const int parent_n = node.visits + node.in_flight;
@@ -81,8 +86,11 @@ int Search::select_edge(const Node& node, bool at_root) const {
   for (const Edge& e : node.edges)
     if (e.child && e.child->visits + e.child->in_flight > 0) visited_prior += e.prior;
   const float reduction = float(at_root ? config_.fpu_reduction_root : config_.fpu_reduction);
-  const float fpu = node.mean(p) - reduction * std::sqrt(visited_prior);
+  const float parent_q = node.mean(p);
+  const float fpu = parent_q - reduction * std::sqrt(visited_prior);
   const bool noisy = at_root && !root_noise_.empty();
+  const bool forcing = noisy && config_.forced_playouts > 0.0;
+  const bool moves_left = moves_left_known_ && config_.moves_left_slope > 0.0 && node.visits > 0;
   const float eps = float(config_.noise_fraction), vl = float(config_.virtual_loss);
 
   int best = 0;
@@ -92,11 +100,15 @@ int Search::select_edge(const Node& node, bool at_root) const {
     const float prior = noisy ? (1.0f - eps) * e.prior + eps * root_noise_[i] : e.prior;
     const Node* c = e.child.get();
     const int n = c ? c->visits + c->in_flight : 0;
+    // KataGo's forced playouts: a noised root child below sqrt(k P N) visits goes first.
+    if (forcing && !(c && c->proven) && float(n) < std::sqrt(float(config_.forced_playouts) * prior * float(parent_n)))
+      return int(i);
     float q = fpu;
     if (c && c->proven)
       q = c->exact[p];
     else if (n > 0)
       q = (c->value_sum[p] - vl * float(c->in_flight)) / float(n);
+    if (moves_left && c && c->visits > 0) q += moves_left_utility(node, *c, parent_q);
     const float score = q + explore * prior / float(1 + n);
     if (score > best_score) {
       best_score = score;
@@ -106,11 +118,12 @@ int Search::select_edge(const Node& node, bool at_root) const {
   return best;
 }
 
-std::vector<Node*> Search::select() {
+std::vector<Node*> Search::select(int forced_edge) {
   std::vector<Node*> path{root_.get()};
   Node* node = root_.get();
   while (node->expanded && !node->proven) {
-    Edge& e = node->edges[select_edge(*node, node == root_.get())];
+    const bool at_root = node == root_.get();
+    Edge& e = node->edges[at_root && forced_edge >= 0 ? forced_edge : select_edge(*node, at_root)];
     state_->apply(e.action);
     if (!e.child) {
       e.child = std::make_unique<Node>();
@@ -140,6 +153,7 @@ void Search::expand(Node& node, const GameState& state, const Evaluation& e) {
     node.edges[i].prior = e.priors[i];
   }
   node.player = int8_t(state.current_player());
+  node.raw_value = e.values.empty() ? 0.0f : e.values[size_t(node.player)];
   node.expanded = true;
 }
 
@@ -147,10 +161,12 @@ void Search::remove_virtual_loss(const std::vector<Node*>& path) {
   for (Node* n : path) --n->in_flight;
 }
 
-void Search::backup(const std::vector<Node*>& path, const Values& v) {
-  for (Node* n : path) {
+void Search::backup(const std::vector<Node*>& path, const Values& v, float moves_left) {
+  for (size_t i = 0; i < path.size(); ++i) {
+    Node* n = path[i];
     ++n->visits;
     for (int s = 0; s < players_; ++s) n->value_sum[s] += v[s];
+    n->moves_left_sum += moves_left + float(path.size() - 1 - i);
   }
   // A node whose player has a proven win below, or whose children are all
   // proven, takes the exact value of its best child.
@@ -189,40 +205,30 @@ void Search::apply_root_noise() {
   for (size_t i = 0; i < n; ++i) root_noise_[i] = sum > 0 ? float(g[i] / sum) : 1.0f / float(n);
 }
 
-SearchResult Search::run(int simulations) {
-  check(state_ != nullptr, "search: run before set_root");
-  check(!state_->is_terminal(), "search: the game is over");
-  if (simulations <= 0) simulations = config_.simulations;
-  SearchResult r;
+namespace {
+
+// The moves-left estimate of an evaluation (0 when it has none).
+float moves_left_of(const Evaluation& e) { return std::max(0.0f, e.moves_left); }
+
+}  // namespace
+
+void Search::playouts(int count, const std::vector<int>& forced, SearchResult& r) {
   std::vector<const GameState*> batch;
   std::vector<Evaluation> evals;
-
-  if (!root_->expanded && !root_->proven) {
-    batch.assign(1, state_.get());
-    evaluator_.evaluate(batch, evals);
-    expand(*root_, *state_, evals[0]);
-    backup({root_.get()}, to_values(evals[0].values, players_));
-    ++r.simulations;
-    ++r.evaluations;
-  }
-  if (config_.root_noise)
-    apply_root_noise();
-  else
-    root_noise_.clear();
-
-  const int per_call = config_.batch;
   std::vector<Leaf> leaves;
-  while (r.simulations < simulations && !root_->proven) {
+  const int per_call = config_.batch;
+  int done = 0;
+  const auto forced_edge = [&](int i) { return forced.empty() ? -1 : forced[size_t(i) % forced.size()]; };
+  while (done < count && !root_->proven) {
     leaves.clear();
-    while (r.simulations + int(leaves.size()) < simulations && int(leaves.size()) < per_call &&
-           !root_->proven) {
-      std::vector<Node*> path = select();
+    while (done + int(leaves.size()) < count && int(leaves.size()) < per_call && !root_->proven) {
+      std::vector<Node*> path = select(forced_edge(done + int(leaves.size())));
       Node* leaf = path.back();
       if (leaf->proven) {  // a terminal or solved position: its exact value, no evaluation
         undo_to_root(path.size() - 1);
         remove_virtual_loss(path);
-        backup(path, leaf->exact);
-        ++r.simulations;
+        backup(path, leaf->exact, leaf->moves_left());
+        ++done;
         continue;
       }
       if (leaf->pending) {  // already in this batch: evaluate what we have
@@ -236,8 +242,8 @@ SearchResult Search::run(int simulations) {
         expand(*leaf, *state_, evals[0]);
         undo_to_root(path.size() - 1);
         remove_virtual_loss(path);
-        backup(path, to_values(evals[0].values, players_));
-        ++r.simulations;
+        backup(path, to_values(evals[0].values, players_), moves_left_of(evals[0]));
+        ++done;
         ++r.evaluations;
         continue;
       }
@@ -254,61 +260,58 @@ SearchResult Search::run(int simulations) {
       leaf->pending = false;
       expand(*leaf, *leaves[i].state, evals[i]);
       remove_virtual_loss(leaves[i].path);
-      backup(leaves[i].path, to_values(evals[i].values, players_));
+      backup(leaves[i].path, to_values(evals[i].values, players_), moves_left_of(evals[i]));
     }
-    r.simulations += int(leaves.size());
+    done += int(leaves.size());
     r.evaluations += int(leaves.size());
   }
+  r.simulations += done;
+}
 
-  // Report the root.
-  const Node& root = *root_;
-  const int p = root.player;
-  r.player = p;
-  r.proven = root.proven;
-  r.value.resize(players_);
-  for (int s = 0; s < players_; ++s) r.value[s] = root.proven ? root.exact[s] : root.mean(s);
-  int total = 0;
-  for (const Edge& e : root.edges) {
-    r.actions.push_back(e.action);
-    const int n = e.child ? e.child->visits : 0;
-    r.visits.push_back(n);
-    total += n;
+SearchResult Search::run(int simulations) {
+  check(state_ != nullptr, "search: run before set_root");
+  check(!state_->is_terminal(), "search: the game is over");
+  if (simulations <= 0) simulations = config_.simulations;
+  SearchResult r;
+
+  if (!root_->expanded && !root_->proven) {
+    std::vector<const GameState*> batch{state_.get()};
+    std::vector<Evaluation> evals;
+    evaluator_.evaluate(batch, evals);
+    moves_left_known_ = moves_left_known_ || evals[0].moves_left >= 0.0f;
+    expand(*root_, *state_, evals[0]);
+    backup({root_.get()}, to_values(evals[0].values, players_), moves_left_of(evals[0]));
+    ++r.simulations;
+    ++r.evaluations;
   }
-  for (int n : r.visits) r.policy.push_back(total ? float(n) / float(total) : 1.0f / float(r.visits.size()));
-  // Best: a proven child with the best exact value when the root is proven,
-  // else the most visited child that is not a proven loss (ties: higher prior).
-  int best = -1;
-  for (size_t i = 0; i < root.edges.size(); ++i) {
-    const Node* c = root.edges[i].child.get();
-    if (root.proven) {
-      if (!c || !c->proven) continue;
-      const Node* b = best < 0 ? nullptr : root.edges[best].child.get();
-      if (!b || c->exact[p] > b->exact[p] || (c->exact[p] == b->exact[p] && c->visits > b->visits))
-        best = int(i);
-      continue;
-    }
-    if (c && c->proven && is_loss(c->exact, p)) continue;
-    if (best < 0 || r.visits[i] > r.visits[best] ||
-        (r.visits[i] == r.visits[best] && root.edges[i].prior > root.edges[best].prior))
-      best = int(i);
-  }
-  if (best < 0) best = int(std::max_element(r.visits.begin(), r.visits.end()) - r.visits.begin());
-  r.best_action = r.actions[best];
+  const bool gumbel = config_.root_selection == "gumbel" && root_->edges.size() > 1;
+  if (config_.root_noise && !gumbel)
+    apply_root_noise();
+  else
+    root_noise_.clear();
+
+  int gumbel_best = -1;
+  if (gumbel && !root_->proven)
+    gumbel_best = run_gumbel(simulations - r.simulations, r);
+  else
+    playouts(simulations - r.simulations, {}, r);
+  report(r, gumbel_best);
   return r;
 }
 
 int Search::choose_action(const SearchResult& r) {
   check(!r.actions.empty(), "search: no action to choose");
-  if (r.proven) return r.best_action;
-  const double t = state_->plies() < config_.temperature_plies ? config_.temperature : config_.final_temperature;
-  if (t <= 0.0) return r.best_action;
+  if (r.proven || config_.root_selection == "gumbel") return r.best_action;
+  const double t = temperature_at(state_->plies());
+  if (t < 0.01) return r.best_action;
   // Sample by visits^(1/t), leaving out proven losses unless nothing else is left.
+  const double most = double(*std::max_element(r.visits.begin(), r.visits.end()));
   std::vector<double> weight(r.actions.size(), 0.0);
   double sum = 0.0;
   for (size_t i = 0; i < r.actions.size(); ++i) {
     const Node* c = root_->edges[i].child.get();
     if (r.visits[i] == 0 || (c && c->proven && is_loss(c->exact, r.player))) continue;
-    sum += weight[i] = std::pow(double(r.visits[i]), 1.0 / t);
+    sum += weight[i] = std::pow(double(r.visits[i]) / most, 1.0 / t);
   }
   if (sum <= 0.0) return r.best_action;
   std::uniform_real_distribution<double> u(0.0, sum);
@@ -318,6 +321,13 @@ int Search::choose_action(const SearchResult& r) {
     if ((x -= weight[i]) <= 0.0) return r.actions[i];
   }
   return r.best_action;
+}
+
+double Search::temperature_at(int ply) const {
+  if (config_.temperature_halflife > 0.0)
+    return config_.final_temperature + (config_.temperature - config_.final_temperature) *
+                                           std::exp2(-double(ply) / config_.temperature_halflife);
+  return ply < config_.temperature_plies ? config_.temperature : config_.final_temperature;
 }
 
 }  // namespace vzero

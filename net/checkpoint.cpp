@@ -3,11 +3,11 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 
 #include "game/error.h"
+#include "game/files.h"
 
 namespace vzero {
 
@@ -106,17 +106,14 @@ int64_t file_bytes(const std::string& path) {
 // Opens the archive and checks its format; every failure names the file.
 void open_archive(torch::serialize::InputArchive& in, const std::string& path) {
   if (!std::filesystem::is_regular_file(path)) throw Error("checkpoint '" + path + "' does not exist");
-  std::ifstream f(path, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (f.bad()) throw Error("checkpoint '" + path + "' cannot be read");
   std::string archive;
   try {
-    archive = unwrap(bytes);
+    archive = unwrap(read_text_file(path));
   } catch (const Error& e) {
     throw Error("checkpoint '" + path + "' " + e.what());
   }
   try {
-    in.load_from(archive.data(), archive.size());
+    in.load_from(archive.data(), archive.size(), torch::Device(torch::kCPU));  // whichever device saved it
   } catch (const std::exception&) {
     throw Error("checkpoint '" + path + "' is truncated or corrupt (not a readable archive)");
   }
@@ -147,24 +144,17 @@ void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t ste
     optimizer->save(opt);
     out.write("optimizer", opt);
   }
-  const std::string tmp = path + ".tmp";
+  std::ostringstream archive;
   try {
-    std::ostringstream archive;
     out.save_to(archive);
-    std::string file(kMagic, sizeof kMagic);
-    put_u64(file, archive.str().size());
-    put_u64(file, fnv1a(archive.str()));
-    file += archive.str();
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f.write(file.data(), std::streamsize(file.size()));
-    f.close();
-    if (!f) throw Error("write failed");
   } catch (const std::exception&) {
     throw Error("cannot write checkpoint '" + path + "'");
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error("cannot write checkpoint '" + path + "': " + ec.message());
+  std::string file(kMagic, sizeof kMagic);
+  put_u64(file, archive.str().size());
+  put_u64(file, fnv1a(archive.str()));
+  file += archive.str();
+  write_text_file(path, file);  // to path.tmp, synced, renamed
 }
 
 std::vector<std::pair<std::string, c10::IValue>> checkpoint_fields(const CheckpointHeader& h) {

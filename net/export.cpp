@@ -1,25 +1,29 @@
-// TorchScript export: registered parameters and a forward defined in TorchScript.
+// TorchScript export (TorchScript source generated from the folded layer
+// list), the ONNX export's LibTorch side, and golden sets.
 #include "net/export.h"
 
 #include <torch/script.h>
 
-#include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 
 #include "game/error.h"
+#include "net/export_info.h"
+#include "net/onnx_writer.h"
 
 namespace vzero {
 
 namespace {
 
-// The weight and bias of a bias-free convolution followed by batch norm (eval mode), folded.
-std::pair<torch::Tensor, torch::Tensor> fold(const torch::nn::Conv2d& conv, const torch::nn::BatchNorm2d& bn) {
-  const auto& o = bn->options;
-  const torch::Tensor scale = bn->weight / torch::sqrt(bn->running_var + o.eps());
-  const torch::Tensor w = conv->weight * scale.view({-1, 1, 1, 1});
-  const torch::Tensor b = bn->bias - bn->running_mean * scale;
-  return {w.detach().clone(), b.detach().clone()};
+// The model's layer list with batch norm folded, and the weights to match.
+std::pair<NetworkGraph, Weights> folded(PolicyValueNet& model) {
+  torch::NoGradGuard no_grad;
+  model->eval();
+  Weights w = model->weights();
+  NetworkGraph g = fold_batch_norm(model->graph, w);
+  return {std::move(g), std::move(w)};
 }
 
 c10::List<std::string> string_list(const std::vector<std::string>& v) {
@@ -28,56 +32,109 @@ c10::List<std::string> string_list(const std::vector<std::string>& v) {
   return l;
 }
 
+// The TorchScript forward of a folded layer list; registers the weights it reads on m.
+std::string torchscript_source(const NetworkGraph& g, const Weights& weights,
+                               torch::jit::Module& m) {
+  const auto param = [&](const std::string& name) {
+    std::string attr = name;
+    for (char& c : attr)
+      if (c == '.') c = '_';
+    const FloatTensor& t = weights.at(name);
+    m.register_parameter(attr, torch::tensor(t.data).view(t.shape), false);
+    return "self." + attr;
+  };
+  const auto var = [](int layer) {
+    return layer == kNetworkInput ? std::string("x") : "t" + std::to_string(layer);
+  };
+  std::ostringstream src;
+  src << "def forward(self, x):\n";
+  for (size_t i = 0; i < g.layers.size(); ++i) {
+    const Layer& l = g.layers[i];
+    const std::string out = "    " + var(int(i)) + " = ", a = var(l.inputs[0]);
+    const std::string b = l.inputs.size() > 1 ? var(l.inputs[1]) : "";
+    switch (l.kind) {
+      case LayerKind::Conv: {
+        const std::string pad = std::to_string(l.kernel / 2);
+        src << out << "torch.conv2d(" << a << ", " << param(l.name + ".weight") << ", "
+            << (l.bias ? param(l.name + ".bias") : "None") << ", [1, 1], [" << pad << ", " << pad
+            << "], [1, 1], 1)\n";
+        break;
+      }
+      case LayerKind::BatchNorm:
+        throw Error("TorchScript export: batch norm '" + l.name + "' was not folded");
+      case LayerKind::Relu:
+        src << out << "torch.relu(" << a << ")\n";
+        break;
+      case LayerKind::Tanh:
+        src << out << "torch.tanh(" << a << ")\n";
+        break;
+      case LayerKind::Softplus:
+        src << out << "torch.softplus(" << a << ", 1, 20)\n";
+        break;
+      case LayerKind::Add:
+        src << out << a << " + " << b << "\n";
+        break;
+      case LayerKind::GlobalPool:
+        src << out << "torch.cat([torch.mean(" << a << ", [2, 3]), torch.amax(" << a
+            << ", [2, 3])], 1)\n";
+        break;
+      case LayerKind::ChannelBias:
+        src << out << a << " + " << b << ".unsqueeze(2).unsqueeze(3)\n";
+        break;
+      case LayerKind::Flatten:
+        src << out << "torch.flatten(" << a << ", 1)\n";
+        break;
+      case LayerKind::Linear:
+        src << out << "torch.matmul(" << a << ", " << param(l.name + ".weight") << ".t()) + "
+            << param(l.name + ".bias") << "\n";
+        break;
+      case LayerKind::WdlValues:
+        src << out << "torch.softmax(" << a << ", 1)\n";
+        src << out << var(int(i)) << "[:, 0] - " << var(int(i)) << "[:, 2]\n";
+        src << out << "torch.stack([" << var(int(i)) << ", -" << var(int(i)) << "], 1)\n";
+        break;
+    }
+  }
+  src << "    return ";
+  for (size_t k = 0; k < g.outputs.size(); ++k) src << (k ? ", " : "") << var(g.outputs[k].layer);
+  src << "\n";
+  return src.str();
+}
+
+// The positions of a golden set: seeded random games cut after a random number of plies.
+std::vector<std::unique_ptr<GameState>> random_positions(const Game& game, int n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::unique_ptr<GameState>> out;
+  while (int(out.size()) < n) {
+    auto s = game.new_state();
+    const int plies = int(rng() % 120);
+    for (int p = 0; p < plies && !s->is_terminal(); ++p) {
+      const auto& legal = s->legal_actions();
+      s->apply(legal[rng() % legal.size()]);
+    }
+    if (s->is_terminal()) s->undo();
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+void write_floats(const std::string& path, const torch::Tensor& t) {
+  const torch::Tensor c = t.to(torch::kCPU, torch::kFloat).contiguous();
+  write_file_atomically(
+      path, std::string(static_cast<const char*>(c.data_ptr()), size_t(c.nbytes())), "golden file");
+}
+
 }  // namespace
 
 void export_torchscript(PolicyValueNet& model, const Game& game, const std::string& path) {
-  torch::NoGradGuard no_grad;
-  model->eval();
-  model->to(torch::kCPU);
   torch::jit::Module m("VzeroNet");
-  std::ostringstream src;
-  src << "def forward(self, x):\n";
-  const auto conv_line = [&](const std::string& name, const torch::nn::Conv2d& c, const torch::nn::BatchNorm2d& bn,
-                             const std::string& in, int pad) {
-    auto [w, b] = fold(c, bn);
-    m.register_parameter(name + "_w", w, false);
-    m.register_parameter(name + "_b", b, false);
-    std::ostringstream s;
-    s << "torch.conv2d(" << in << ", self." << name << "_w, self." << name << "_b, [1, 1], [" << pad << ", " << pad
-      << "], [1, 1], 1)";
-    return s.str();
-  };
-  src << "    x = torch.relu(" << conv_line("input", model->input_conv, model->input_bn, "x", 1) << ")\n";
-  int i = 0;
-  for (const auto& module : *model->tower) {
-    auto block = module->as<ResidualBlock>();
-    const std::string n = "block" + std::to_string(i++);
-    src << "    y = torch.relu(" << conv_line(n + "a", block->conv1, block->bn1, "x", 1) << ")\n";
-    src << "    y = " << conv_line(n + "b", block->conv2, block->bn2, "y", 1) << "\n";
-    src << "    x = torch.relu(x + y)\n";
-  }
-  const auto linear = [&](const std::string& name, const torch::nn::Linear& l) {
-    m.register_parameter(name + "_w", l->weight.detach().clone(), false);
-    m.register_parameter(name + "_b", l->bias.detach().clone(), false);
-  };
-  linear("policy_fc", model->policy_fc);
-  linear("value_fc1", model->value_fc1);
-  linear("value_fc2", model->value_fc2);
-  src << "    p = torch.relu(" << conv_line("policy", model->policy_conv, model->policy_bn, "x", 0) << ")\n";
-  src << "    p = torch.flatten(p, 1)\n";
-  src << "    p = torch.matmul(p, self.policy_fc_w.t()) + self.policy_fc_b\n";
-  src << "    v = torch.relu(" << conv_line("value", model->value_conv, model->value_bn, "x", 0) << ")\n";
-  src << "    v = torch.flatten(v, 1)\n";
-  src << "    v = torch.relu(torch.matmul(v, self.value_fc1_w.t()) + self.value_fc1_b)\n";
-  src << "    v = torch.tanh(torch.matmul(v, self.value_fc2_w.t()) + self.value_fc2_b)\n";
-  src << "    return p, v\n";
-
-  const ModelIdentity& id = model->identity;
-  const EncodingSpec& e = game.encoding();
-  std::vector<std::string> actions;
-  for (int a = 0; a < game.num_actions(); ++a) actions.push_back(game.action_text(a));
-  std::vector<std::string> layout = e.plane_names;
-  for (const std::string& s : e.scalar_names) layout.push_back("scalar: " + s);
+  const auto [graph, weights] = folded(model);
+  const std::string src = torchscript_source(graph, weights, m);
+  const ExportInfo info = export_info(game, model->config, graph);
+  const ModelIdentity& id = info.identity;
+  std::vector<std::string> layout = info.planes, outputs;
+  for (const std::string& s : info.scalars) layout.push_back("scalar: " + s);
+  for (const NetworkOutput& o : info.outputs) outputs.push_back(o.name);
   m.register_attribute("variant", c10::StringType::get(), id.variant);
   m.register_attribute("rules_hash", c10::StringType::get(), hash_hex(id.rules_hash));
   m.register_attribute("encoding_hash", c10::StringType::get(), hash_hex(id.encoding_hash));
@@ -85,13 +142,14 @@ void export_torchscript(PolicyValueNet& model, const Game& game, const std::stri
   m.register_attribute("input_shape", c10::ListType::ofInts(),
                        c10::List<int64_t>({id.channels, id.height, id.width}));
   m.register_attribute("input_planes", c10::ListType::ofStrings(), string_list(layout));
-  m.register_attribute("actions", c10::ListType::ofStrings(), string_list(actions));
+  m.register_attribute("actions", c10::ListType::ofStrings(), string_list(info.actions));
   m.register_attribute("players", c10::IntType::get(), int64_t(id.players));
-  m.register_attribute("values", c10::StringType::get(),
-                       std::string("tanh value per seat; index 0 is the player to act, then the next seats in turn order"));
-  m.register_attribute("model_config", c10::StringType::get(), model->config.to_text());
+  m.register_attribute("outputs", c10::ListType::ofStrings(), string_list(outputs));
+  m.register_attribute("values", c10::StringType::get(), graph.outputs[1].meaning);
+  m.register_attribute("model_config", c10::StringType::get(), info.model_config);
+  m.register_attribute("vzero_version", c10::StringType::get(), std::string(vzero_version()));
   try {
-    m.define(src.str());
+    m.define(src);
     const std::string tmp = path + ".tmp";
     m.save(tmp);
     std::filesystem::rename(tmp, path);
@@ -100,6 +158,59 @@ void export_torchscript(PolicyValueNet& model, const Game& game, const std::stri
   } catch (const std::filesystem::filesystem_error& err) {
     throw Error("cannot export to '" + path + "': " + err.what());
   }
+}
+
+void export_onnx(PolicyValueNet& model, const Game& game, const std::string& path,
+                 const std::string& sidecar_path) {
+  const auto [graph, weights] = folded(model);
+  const ExportInfo info = export_info(game, model->config, graph);
+  write_onnx(graph, weights, export_metadata(info), "vzero_" + info.identity.variant, path);
+  write_sidecar(info, sidecar_path);
+}
+
+void write_golden(PolicyValueNet& model, const Game& game, int positions, uint64_t seed,
+                  const std::string& dir) {
+  check(positions > 0, "a golden set needs at least one position");
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error("cannot create golden folder '" + dir + "': " + ec.message());
+  const EncodingSpec& e = game.encoding();
+  const auto states = random_positions(game, positions, seed);
+  torch::Tensor x = torch::empty({positions, e.channels(), e.height, e.width});
+  std::vector<uint8_t> planes(size_t(e.planes) * e.plane_size());
+  std::vector<float> scalars(size_t(e.scalars));
+  nlohmann::ordered_json fens = nlohmann::ordered_json::array(),
+                         legal = nlohmann::ordered_json::array();
+  for (int i = 0; i < positions; ++i) {
+    const GameState& s = *states[size_t(i)];
+    s.encode(planes.data(), scalars.data());
+    expand_input(e, planes.data(), scalars.data(),
+                 x.data_ptr<float>() + size_t(i) * e.channels() * e.plane_size());
+    fens.push_back(s.fen());
+    std::vector<std::string> texts;
+    for (int a : s.legal_actions()) texts.push_back(s.action_to_text(a));
+    legal.push_back(texts);
+  }
+  torch::NoGradGuard no_grad;
+  model->eval();
+  model->to(torch::kCPU);
+  NetOutput y = model->forward(x);
+  nlohmann::ordered_json manifest;
+  manifest["variant"] = game.id();
+  manifest["positions"] = positions;
+  manifest["seed"] = seed;
+  manifest["input"] = {{"file", "input.bin"}, {"shape", x.sizes().vec()}};
+  nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
+  write_floats(dir + "/input.bin", x);
+  for (const NetworkOutput& o : model->graph.outputs) {
+    const torch::Tensor& t = y.at(o.name);
+    write_floats(dir + "/" + o.name + ".bin", t);
+    outputs.push_back({{"name", o.name}, {"file", o.name + ".bin"}, {"shape", t.sizes().vec()}});
+  }
+  manifest["outputs"] = outputs;
+  manifest["fens"] = fens;
+  manifest["legal"] = legal;
+  write_file_atomically(dir + "/manifest.json", manifest.dump(1) + "\n", "golden manifest");
 }
 
 }  // namespace vzero

@@ -1,8 +1,11 @@
 #pragma once
-// Export to TorchScript for other frontends (Python, C++ programs, GUIs):
-// a module with a real forward (input planes -> policy logits, values),
-// batch norm folded into the convolutions, and the model's identity
-// recorded as attributes.
+// Exports for other frontends (Python, C++ programs, GUIs, browsers), all
+// derived from the layer list with batch norm folded:
+// - TorchScript: a module with a real forward (input planes -> policy
+//   logits, values[, wdl][, moves_left]) and the identity as attributes;
+// - ONNX (net/onnx_writer.h) with a JSON sidecar (net/export_info.h);
+// - a golden set: positions from seeded random play, encoded, with the
+//   model's outputs, so a runtime can be checked against LibTorch.
 #include <string>
 
 #include "game/game.h"
@@ -12,5 +15,18 @@ namespace vzero {
 
 // Writes model as a TorchScript file at path (throws Error when it cannot).
 void export_torchscript(PolicyValueNet& model, const Game& game, const std::string& path);
+
+// Writes model as an ONNX file at path and its JSON sidecar at sidecar_path (throws Error when it
+// cannot).
+void export_onnx(PolicyValueNet& model, const Game& game, const std::string& path,
+                 const std::string& sidecar_path);
+
+// Writes `positions` positions of seeded random play into folder dir:
+// input.bin [N, C, H, W] and one <output>.bin [N, width] per output
+// (float32, little-endian, row-major) and manifest.json naming them with
+// their shapes, each position's FEN and its legal actions as text (throws
+// Error when it cannot).
+void write_golden(PolicyValueNet& model, const Game& game, int positions, uint64_t seed,
+                  const std::string& dir);
 
 }  // namespace vzero

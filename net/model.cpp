@@ -1,4 +1,4 @@
-// The residual policy/value network.
+// The LibTorch module of the layer list.
 #include "net/model.h"
 
 #include "game/error.h"
@@ -7,48 +7,133 @@ namespace vzero {
 
 namespace {
 
-torch::nn::Conv2d conv(int in, int out, int kernel) {
-  return torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, kernel).padding(kernel / 2).bias(false));
+// The module at a dotted path ("tower.0"), creating empty containers on the way,
+// so parameters get the names (and checkpoints the layout) the layer list gives.
+std::shared_ptr<torch::nn::Module> container(torch::nn::Module& root, const std::string& path) {
+  torch::nn::Module* at = &root;
+  std::shared_ptr<torch::nn::Module> found;
+  size_t start = 0;
+  while (start < path.size()) {
+    const size_t dot = path.find('.', start);
+    const std::string part =
+        path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    const auto children = at->named_children();
+    found = children.contains(part)
+                ? children[part]
+                : at->register_module(part, std::make_shared<torch::nn::Module>());
+    at = found.get();
+    start = dot == std::string::npos ? path.size() : dot + 1;
+  }
+  return found;
+}
+
+// Registers module under the layer's dotted name.
+template <class M>
+M add_module(torch::nn::Module& root, const std::string& name, M module) {
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos) return root.register_module(name, module);
+  return container(root, name.substr(0, dot))->register_module(name.substr(dot + 1), module);
+}
+
+FloatTensor plain(const torch::Tensor& t) {
+  const torch::Tensor c = t.detach().to(torch::kCPU, torch::kFloat).contiguous();
+  FloatTensor f;
+  f.shape = c.sizes().vec();
+  f.data.assign(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+  return f;
 }
 
 }  // namespace
 
-ResidualBlockImpl::ResidualBlockImpl(int filters) {
-  conv1 = register_module("conv1", conv(filters, filters, 3));
-  bn1 = register_module("bn1", torch::nn::BatchNorm2d(filters));
-  conv2 = register_module("conv2", conv(filters, filters, 3));
-  bn2 = register_module("bn2", torch::nn::BatchNorm2d(filters));
+torch::Tensor& NetOutput::at(const std::string& name) {
+  if (name == "policy") return policy;
+  if (name == "values") return values;
+  if (name == "wdl") return wdl;
+  if (name == "moves_left") return moves_left;
+  throw Error("the network has no output '" + name + "'");
 }
 
-torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
-  torch::Tensor y = torch::relu(bn1(conv1(x)));
-  y = bn2(conv2(y));
-  return torch::relu(x + y);
+PolicyValueNetImpl::PolicyValueNetImpl(const ModelConfig& c, const ModelIdentity& id)
+    : config(c), identity(id), graph(describe_network(c, id)) {
+  for (const Layer& l : graph.layers) {
+    LayerModules m;
+    if (l.kind == LayerKind::Conv) {
+      const auto options =
+          torch::nn::Conv2dOptions(l.in, l.out, l.kernel).padding(l.kernel / 2).bias(l.bias);
+      m.conv = add_module(*this, l.name, torch::nn::Conv2d(options));
+    } else if (l.kind == LayerKind::BatchNorm) {
+      m.bn = add_module(
+          *this, l.name,
+          torch::nn::BatchNorm2d(torch::nn::BatchNorm2dOptions(l.out).eps(kBatchNormEps)));
+    } else if (l.kind == LayerKind::Linear) {
+      m.linear = add_module(*this, l.name, torch::nn::Linear(l.in, l.out));
+    }
+    modules_.push_back(m);
+  }
+  last_use_ = graph.last_uses();
 }
 
-PolicyValueNetImpl::PolicyValueNetImpl(const ModelConfig& c, const ModelIdentity& id) : config(c), identity(id) {
-  const int area = id.height * id.width;
-  input_conv = register_module("input_conv", conv(id.channels, c.filters, 3));
-  input_bn = register_module("input_bn", torch::nn::BatchNorm2d(c.filters));
-  tower = register_module("tower", torch::nn::ModuleList());
-  for (int i = 0; i < c.blocks; ++i) tower->push_back(ResidualBlock(c.filters));
-  policy_conv = register_module("policy_conv", conv(c.filters, c.policy_channels, 1));
-  policy_bn = register_module("policy_bn", torch::nn::BatchNorm2d(c.policy_channels));
-  policy_fc = register_module("policy_fc", torch::nn::Linear(c.policy_channels * area, id.num_actions));
-  value_conv = register_module("value_conv", conv(c.filters, 1, 1));
-  value_bn = register_module("value_bn", torch::nn::BatchNorm2d(1));
-  value_fc1 = register_module("value_fc1", torch::nn::Linear(area, c.value_hidden));
-  value_fc2 = register_module("value_fc2", torch::nn::Linear(c.value_hidden, id.players));
+NetOutput PolicyValueNetImpl::forward(const torch::Tensor& x) {
+  std::vector<torch::Tensor> t(graph.layers.size());
+  for (size_t i = 0; i < graph.layers.size(); ++i) {
+    const Layer& l = graph.layers[i];
+    const auto in = [&](int k) -> const torch::Tensor& {
+      return l.inputs[k] == kNetworkInput ? x : t[l.inputs[k]];
+    };
+    LayerModules& m = modules_[i];
+    switch (l.kind) {
+      case LayerKind::Conv:
+        t[i] = m.conv(in(0));
+        break;
+      case LayerKind::BatchNorm:
+        t[i] = m.bn(in(0));
+        break;
+      case LayerKind::Relu:
+        t[i] = torch::relu(in(0));
+        break;
+      case LayerKind::Tanh:
+        t[i] = torch::tanh(in(0));
+        break;
+      case LayerKind::Softplus:
+        t[i] = torch::softplus(in(0));
+        break;
+      case LayerKind::Add:
+        t[i] = in(0) + in(1);
+        break;
+      case LayerKind::GlobalPool:
+        t[i] = torch::cat({in(0).mean({2, 3}), in(0).amax({2, 3})}, 1);
+        break;
+      case LayerKind::ChannelBias:
+        t[i] = in(0) + in(1).unsqueeze(2).unsqueeze(3);
+        break;
+      case LayerKind::Flatten:
+        t[i] = in(0).flatten(1);
+        break;
+      case LayerKind::Linear:
+        t[i] = m.linear(in(0));
+        break;
+      case LayerKind::WdlValues: {
+        const torch::Tensor p = torch::softmax(in(0), 1), v = p.select(1, 0) - p.select(1, 2);
+        t[i] = torch::stack({v, -v}, 1);
+        break;
+      }
+    }
+    // Frees what no later layer reads (big towers would otherwise hold every activation).
+    for (int k : l.inputs)
+      if (k != kNetworkInput && last_use_[size_t(k)] == int(i)) t[size_t(k)] = torch::Tensor();
+  }
+  NetOutput out;
+  for (const NetworkOutput& o : graph.outputs) out.at(o.name) = t[size_t(o.layer)];
+  return out;
 }
 
-std::pair<torch::Tensor, torch::Tensor> PolicyValueNetImpl::forward(const torch::Tensor& x) {
-  torch::Tensor h = torch::relu(input_bn(input_conv(x)));
-  for (const auto& block : *tower) h = block->as<ResidualBlock>()->forward(h);
-  torch::Tensor p = torch::relu(policy_bn(policy_conv(h))).flatten(1);
-  p = policy_fc(p);
-  torch::Tensor v = torch::relu(value_bn(value_conv(h))).flatten(1);
-  v = torch::tanh(value_fc2(torch::relu(value_fc1(v))));
-  return {p, v};
+Weights PolicyValueNetImpl::weights() {
+  Weights w;
+  const auto params = named_parameters(), buffers = named_buffers();
+  for (const Layer& l : graph.layers)
+    for (const std::string& name : NetworkGraph::parameters(l))
+      w[name] = plain(params.contains(name) ? params[name] : buffers[name]);
+  return w;
 }
 
 PolicyValueNet make_model(const ModelConfig& config, const ModelIdentity& identity, uint64_t seed) {

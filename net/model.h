@@ -1,39 +1,47 @@
 #pragma once
-// The policy/value network in LibTorch: a residual tower, a policy head over
-// the variant's action space and a value head with one value per seat,
-// rotated so that index 0 is the player to act.
+// The policy/value network in LibTorch, built by walking the layer list of
+// net/model_graph.h: a residual tower, a policy head over the variant's
+// action space, a value head with one value per seat (rotated so that index
+// 0 is the player to act) and the optional wdl and moves-left outputs.
 #include <torch/torch.h>
 
-#include <utility>
-
 #include "net/model_config.h"
+#include "net/model_graph.h"
 
 namespace vzero {
 
-struct ResidualBlockImpl : torch::nn::Module {
-  explicit ResidualBlockImpl(int filters);
-  torch::Tensor forward(const torch::Tensor& x);
-  torch::nn::Conv2d conv1{nullptr}, conv2{nullptr};
-  torch::nn::BatchNorm2d bn1{nullptr}, bn2{nullptr};
+// What the network computes for a batch [B, channels, H, W].
+struct NetOutput {
+  torch::Tensor policy;  // [B, num_actions] logits
+  torch::Tensor values;  // [B, players] in [-1, 1], index 0 the player to act
+  torch::Tensor
+      wdl;  // [B, 3] win/draw/loss logits of the player to act (value_head = "wdl"; else undefined)
+  torch::Tensor moves_left;  // [B, 1] expected remaining plies (moves_left_head; else undefined)
+
+  // The output of a name of the layer list ("policy", "values", "wdl", "moves_left"; throws Error
+  // otherwise).
+  torch::Tensor& at(const std::string& name);
 };
-TORCH_MODULE(ResidualBlock);
 
 struct PolicyValueNetImpl : torch::nn::Module {
   PolicyValueNetImpl(const ModelConfig& config, const ModelIdentity& identity);
-  // x: [B, channels, H, W] -> (policy logits [B, num_actions], values [B, players] in [-1, 1]).
-  std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& x);
+  NetOutput forward(const torch::Tensor& x);
+  // Every parameter and buffer the layer list names, as plain floats on the CPU.
+  Weights weights();
 
   ModelConfig config;
   ModelIdentity identity;
-  torch::nn::Conv2d input_conv{nullptr};
-  torch::nn::BatchNorm2d input_bn{nullptr};
-  torch::nn::ModuleList tower;
-  torch::nn::Conv2d policy_conv{nullptr};
-  torch::nn::BatchNorm2d policy_bn{nullptr};
-  torch::nn::Linear policy_fc{nullptr};
-  torch::nn::Conv2d value_conv{nullptr};
-  torch::nn::BatchNorm2d value_bn{nullptr};
-  torch::nn::Linear value_fc1{nullptr}, value_fc2{nullptr};
+  NetworkGraph graph;
+
+ private:
+  // The LibTorch module of each layer (null for parameter-free layers).
+  struct LayerModules {
+    torch::nn::Conv2d conv{nullptr};
+    torch::nn::BatchNorm2d bn{nullptr};
+    torch::nn::Linear linear{nullptr};
+  };
+  std::vector<LayerModules> modules_;
+  std::vector<int> last_use_;
 };
 TORCH_MODULE(PolicyValueNet);
 

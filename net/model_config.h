@@ -11,12 +11,20 @@ namespace vzero {
 class TomlReader;
 
 struct ModelConfig {
-  int blocks = 4;         // residual blocks
-  int filters = 32;       // channels of the tower
-  int value_hidden = 64;  // width of the value head's hidden layer
+  int blocks = 4;           // residual blocks
+  int filters = 32;         // channels of the tower
+  int value_hidden = 64;    // width of the value head's hidden layer
   int policy_channels = 4;  // 1x1 channels before the policy head's linear layer
+  // Every global_pooling-th residual block (the N-th, 2N-th, ...) adds a bias per
+  // channel before its second convolution, from the mean and max over the
+  // board of its first convolution's output (KataGo-style); 0: none.
+  int global_pooling = 0;
+  // "scalar": a tanh value per seat; "wdl" (2 players only): win/draw/loss
+  // logits for the player to act, the values derived as win - loss.
+  std::string value_head = "scalar";
+  bool moves_left_head = false;  // an extra output: the expected remaining plies
 
-  std::string to_text() const;  // one line "blocks=4 filters=32 ..." (stored in checkpoints)
+  std::string to_text() const;  // "key = value" lines of every field (stored in checkpoints)
 };
 
 ModelConfig read_model_config(TomlReader& in, ModelConfig defaults = {});

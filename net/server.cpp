@@ -13,7 +13,9 @@
 #include <thread>
 #include <unordered_map>
 
+#include "game/symmetry.h"
 #include "game/toml_reader.h"
+#include "game/zobrist.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
 #include "net/value_seats.h"
@@ -27,6 +29,7 @@ ServerConfig read_server_config(TomlReader& in, ServerConfig c) {
   c.threads_per_worker = in.get_range("threads_per_worker", c.threads_per_worker, 1, 256);
   c.cache_entries = in.get_range("cache_entries", c.cache_entries, 0, 100000000);
   c.device = in.get<std::string>("device", c.device);
+  c.random_symmetry = in.get<bool>("random_symmetry", c.random_symmetry);
   in.finish();
   return c;
 }
@@ -46,12 +49,14 @@ struct Request {
   const std::vector<int>* legal;    // the state's legal actions (alive while the caller waits)
   int player = 0;                   // seat to act: value index 0
   uint64_t key = 0;
+  const BoardSymmetry* symmetry = nullptr;  // the input is seen through it (null: as it is)
   Evaluation* out = nullptr;
   Ticket* ticket = nullptr;
 };
 
 struct CacheEntry {
   std::vector<float> priors, values;
+  float moves_left = -1.0f;
 };
 
 // A cache in shards, each cleared when full: cheap and bounded.
@@ -66,13 +71,14 @@ class Cache {
     if (it == s.map.end() || it->second.priors.size() != legal) return false;
     out.priors = it->second.priors;
     out.values = it->second.values;
+    out.moves_left = it->second.moves_left;
     return true;
   }
   void put(uint64_t key, const Evaluation& e) {
     Shard& s = shards_[key % kShards];
     std::lock_guard<std::mutex> lock(s.m);
     if (s.map.size() >= per_shard_) s.map.clear();
-    s.map[key] = CacheEntry{e.priors, e.values};
+    s.map[key] = CacheEntry{e.priors, e.values, e.moves_left};
   }
 
  private:
@@ -105,6 +111,7 @@ struct InferenceServer::Impl {
   torch::Device device{torch::kCPU};
   int generation = 0;
   Cache cache;
+  std::vector<BoardSymmetry> symmetries;  // for random_symmetry: the variant's declared ones
 
   std::mutex m;
   std::condition_variable cv;
@@ -115,7 +122,9 @@ struct InferenceServer::Impl {
   std::mutex stats_m;
   ServerStats stats;
 
-  Impl(const Game& g, const ServerConfig& c) : game(g), config(c), spec(g.encoding()), cache(c.cache_entries) {}
+  Impl(const Game& g, const ServerConfig& c) : game(g), config(c), spec(g.encoding()), cache(c.cache_entries) {
+    if (c.random_symmetry) symmetries = board_symmetries(g);
+  }
 
   void worker_loop() {
     at::set_num_threads(config.threads_per_worker);
@@ -157,17 +166,21 @@ struct InferenceServer::Impl {
     torch::Tensor input = torch::empty({n, spec.channels(), spec.height, spec.width});
     float* dst = input.data_ptr<float>();
     for (int i = 0; i < n; ++i) std::memcpy(dst + size_t(i) * size, batch[i]->input.data(), size * sizeof(float));
-    auto [policy, values] = model->forward(input.to(device));
-    policy = policy.to(torch::kCPU).contiguous();
-    values = values.to(torch::kCPU).contiguous();
+    const NetOutput out = model->forward(input.to(device));
+    const torch::Tensor policy = out.policy.to(torch::kCPU).contiguous();
+    const torch::Tensor values = out.values.to(torch::kCPU).contiguous();
+    const torch::Tensor moves_left =
+        out.moves_left.defined() ? out.moves_left.to(torch::kCPU).contiguous() : torch::Tensor();
     const float* pl = policy.data_ptr<float>();
     const float* vl = values.data_ptr<float>();
+    const float* ml = moves_left.defined() ? moves_left.data_ptr<float>() : nullptr;
     const int actions = int(policy.size(1)), players = int(values.size(1));
     // A diverged network (NaN or infinite weights) must not steer searches silently.
     const auto finite = [](const float* x, size_t count) {
       return std::all_of(x, x + count, [](float f) { return std::isfinite(f); });
     };
-    if (!finite(pl, size_t(n) * actions) || !finite(vl, size_t(n) * players))
+    if (!finite(pl, size_t(n) * actions) || !finite(vl, size_t(n) * players) ||
+        (ml && !finite(ml, size_t(n))))
       throw Error("its outputs are not finite numbers (diverged weights?)");
     for (int i = 0; i < n; ++i) {
       Request& r = *batch[i];
@@ -176,13 +189,16 @@ struct InferenceServer::Impl {
       // Softmax over the legal actions only.
       e.priors.resize(r.legal->size());
       float top = -1e30f;
-      for (int a : *r.legal) top = std::max(top, logits[a]);
+      // An input seen through a symmetry answers in its frame: action a's logit is at its image.
+      const auto logit = [&](int a) { return logits[r.symmetry ? r.symmetry->action[size_t(a)] : a]; };
+      for (int a : *r.legal) top = std::max(top, logit(a));
       float sum = 0.0f;
-      for (size_t k = 0; k < r.legal->size(); ++k) sum += e.priors[k] = std::exp(logits[(*r.legal)[k]] - top);
+      for (size_t k = 0; k < r.legal->size(); ++k) sum += e.priors[k] = std::exp(logit((*r.legal)[k]) - top);
       for (float& p : e.priors) p /= sum;
       e.values.assign(players, 0.0f);
       for (int k = 0; k < players; ++k)
         e.values[value_output_seat(r.player, k, players)] = vl[size_t(i) * players + k];
+      e.moves_left = ml ? std::max(0.0f, ml[i]) : -1.0f;
       if (cache.enabled()) cache.put(r.key, e);
     }
     {
@@ -225,7 +241,7 @@ void InferenceServer::evaluate(const std::vector<const GameState*>& states, std:
   const EncodingSpec& spec = s.spec;
   out.resize(states.size());
   std::vector<Request> requests(states.size());
-  std::vector<uint8_t> planes(size_t(spec.planes) * spec.plane_size());
+  std::vector<uint8_t> planes(size_t(spec.planes) * spec.plane_size()), mapped(planes.size());
   std::vector<float> scalars(spec.scalars);
   Ticket ticket;
   std::vector<Request*> misses;
@@ -241,7 +257,11 @@ void InferenceServer::evaluate(const std::vector<const GameState*>& states, std:
       continue;
     }
     r.input.resize(size_t(spec.channels()) * spec.plane_size());
-    expand_input(spec, planes.data(), scalars.data(), r.input.data());
+    uint64_t mix = r.key;  // the view follows from the position: repeatable, and the cache stays right
+    const size_t view = s.symmetries.empty() ? 0 : size_t(splitmix64(mix) % (s.symmetries.size() + 1));
+    r.symmetry = view == 0 ? nullptr : &s.symmetries[view - 1];
+    if (r.symmetry) map_planes(*r.symmetry, spec, planes.data(), mapped.data());
+    expand_input(spec, r.symmetry ? mapped.data() : planes.data(), scalars.data(), r.input.data());
     r.player = st.current_player();
     r.out = &out[i];
     r.ticket = &ticket;
@@ -288,7 +308,7 @@ double InferenceServer::measure_evals_per_s(int batch, double seconds) {
     double elapsed = 0.0;
     const auto start = std::chrono::steady_clock::now();
     while (elapsed < seconds || iters < 3) {
-      s.model->forward(x).first.to(torch::kCPU);
+      s.model->forward(x).policy.to(torch::kCPU);
       ++iters;
       elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }

@@ -24,6 +24,8 @@ struct ServerConfig {
   int threads_per_worker = 1; // intra-op threads of each worker (at::set_num_threads)
   int cache_entries = 200000; // 0 turns the cache off
   std::string device = "cpu"; // cpu or cuda:N
+  bool random_symmetry = false;  // show each position through one of the variant's declared board
+                                 // symmetries, drawn from the position's hash (so repeatable)
 };
 ServerConfig read_server_config(TomlReader& in, ServerConfig defaults = {});
 

@@ -7,10 +7,14 @@ pkgs=(
   libtorch-dev libopenblas0-openmp
   libtbb-dev libhdf5-dev hdf5-tools libeigen3-dev
   catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libgloo-dev
-  fairy-stockfish gnuplot-nox
+  fairy-stockfish pgn-extract gnuplot-nox
   python3-torch python3-h5py python3-numpy
+  libprotobuf-dev libonnx-dev python3-onnx
   clang libclang-rt-14-dev  # libFuzzer and the sanitizers: scripts/fuzz.sh, scripts/tsan.sh
 )
+# Node.js and npm run the ONNX check (tests/onnx-js). A Node.js that already
+# brings npm (e.g. from nodesource, which conflicts with Debian's npm) is kept.
+command -v npm > /dev/null 2>&1 || pkgs+=(nodejs npm)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

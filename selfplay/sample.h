@@ -36,6 +36,8 @@ struct Sample {
   int64_t game_id = 0;
   int32_t generation = 0;
   bool full_search = true;           // a policy target (playout cap randomisation)
+  int32_t moves_left = -1;           // plies from here to the game's end: set by the replay
+                                     // window from the game's record, not stored in shards
 };
 
 // One self-play game: enough to replay it and re-encode its samples.

@@ -9,15 +9,20 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "game/error.h"
+#include "game/files.h"
 #include "game/toml_reader.h"
 #include "game/zobrist.h"
 #include "mcts/search.h"
-#include "mcts/tbb_handover.h"
 #include "selfplay/shard.h"
+#include "selfplay/tbb_handover.h"
 
 namespace vzero {
 
@@ -32,6 +37,9 @@ SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig c) {
   c.resign_playout_fraction = in.get_real("resign_playout_fraction", c.resign_playout_fraction, 0.0, 1.0);
   c.max_plies = in.get_range("max_plies", c.max_plies, 0, 100000);
   c.evaluator = in.get<std::string>("evaluator", c.evaluator);
+  c.opening_plies = in.get_range("opening_plies", c.opening_plies, 0, 1000);
+  c.opening_temperature = in.get_real("opening_temperature", c.opening_temperature, 0.01, 100.0);
+  c.opening_balance = in.get_real("opening_balance", c.opening_balance, 0.0, 1.0);
   if (c.evaluator != "rollout" && c.evaluator != "heuristic" && c.evaluator != "constant")
     in.fail("evaluator", "must be rollout, heuristic or constant");
   in.finish();
@@ -67,22 +75,60 @@ struct PlayedGame {
   bool would_resign = false, false_resignation = false;
 };
 
+// Plays the random opening of a game on state: up to opening_plies plies drawn
+// from the evaluator's priors, redrawn while the result looks lopsided.
+void play_opening(const SelfplayJob& job, GameState& state, uint64_t& rng) {
+  const SelfplayConfig& sp = job.selfplay;
+  if (sp.opening_plies <= 0) return;
+  const int plies = int(splitmix64(rng) % uint64_t(sp.opening_plies + 1));
+  std::vector<const GameState*> batch(1);
+  std::vector<Evaluation> evals;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    for (int ply = 0; ply < plies && !state.is_terminal(); ++ply) {
+      batch[0] = &state;
+      job.evaluator->evaluate(batch, evals);
+      const std::vector<int>& legal = state.legal_actions();
+      std::vector<double> weight(legal.size());
+      double sum = 0.0;
+      for (size_t i = 0; i < legal.size(); ++i)
+        sum += weight[i] = std::pow(std::max(double(evals[0].priors[i]), 1e-9), 1.0 / sp.opening_temperature);
+      double x = uniform(rng) * sum;
+      size_t pick = 0;
+      while (pick + 1 < legal.size() && (x -= weight[pick]) > 0.0) ++pick;
+      state.apply(legal[pick]);
+    }
+    if (state.is_terminal()) {
+      while (state.plies() > 0) state.undo();
+      continue;
+    }
+    if (sp.opening_balance >= 1.0) return;
+    batch[0] = &state;
+    job.evaluator->evaluate(batch, evals);
+    if (std::fabs(evals[0].values[size_t(state.current_player())]) <= sp.opening_balance) return;
+    while (state.plies() > 0) state.undo();
+  }
+}
+
 PlayedGame play_game(const SelfplayJob& job, int64_t index) {
   const Game& game = *job.game;
   const SelfplayConfig& sp = job.selfplay;
   const EncodingSpec& enc = game.encoding();
-  uint64_t rng = job.seed ^ (0x9E3779B97F4A7C15ull * uint64_t(index + 1));
   PlayedGame out;
   out.record.game_id = job.first_game_id + index;
+  uint64_t rng = job.seed ^ (0x9E3779B97F4A7C15ull * uint64_t(out.record.game_id + 1));
   out.record.seed = splitmix64(rng);
   std::unique_ptr<GameState> state = game.new_state();
+  play_opening(job, *state, rng);
+  if (state->plies() > 0) state = game.new_state(state->fen());  // the opening is not part of the record
   if (sp.max_plies > 0) state->set_max_plies(sp.max_plies);
   out.record.start_fen = state->fen();
   const int players = game.num_players();
   const bool may_resign = players == 2 && uniform(rng) >= sp.resign_playout_fraction;
   int would_resign_seat = -1, resigned_seat = -1;
 
-  Search search(*job.evaluator, job.search, out.record.seed);
+  std::unique_ptr<Evaluator> own;
+  if (job.evaluator_per_game) own = job.evaluator_per_game(out.record.seed ^ 0xD6E8FEB86659FD93ull);
+  Search search(own ? *own : *job.evaluator, job.search, out.record.seed);
   search.set_root(*state);
   while (!state->is_terminal()) {
     const bool full = uniform(rng) < sp.full_fraction;
@@ -96,7 +142,7 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index) {
     s.scalars.resize(enc.scalars);
     state->encode(s.planes.data(), s.scalars.data());
     for (size_t i = 0; i < r.actions.size(); ++i)
-      if (r.visits[i] > 0) {
+      if (r.policy[i] > 0.0f) {
         s.policy_index.push_back(r.actions[i]);
         s.policy_weight.push_back(r.policy[i]);
       }
@@ -143,8 +189,13 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index) {
 }  // namespace
 
 SelfplayStats run_selfplay(const SelfplayJob& job) {
-  check(job.game && job.evaluator, "self-play: no game or evaluator");
+  check(job.game && (job.evaluator || job.evaluator_per_game), "self-play: no game or evaluator");
   const SelfplayConfig& sp = job.selfplay;
+  std::vector<int64_t> indices;
+  if (job.indices)
+    indices = *job.indices;
+  else
+    for (int i = 0; i < sp.games; ++i) indices.push_back(i);
   AsyncShardWriter writer(job.out_dir, job.file_prefix, job.meta, sp.games_per_shard);
   SelfplayStats stats;
   std::mutex m;
@@ -161,10 +212,10 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
       TbbHandover handover;
       arena.execute([&] {
         tbb::parallel_for(
-            tbb::blocked_range<int>(0, sp.games, 1),
-            handover.wrap([&](const tbb::blocked_range<int>& range) {
-              for (int i = range.begin(); i < range.end(); ++i) {
-                PlayedGame g = play_game(job, i);
+            tbb::blocked_range<size_t>(0, indices.size(), 1),
+            handover.wrap([&](const tbb::blocked_range<size_t>& range) {
+              for (size_t i = range.begin(); i < range.end(); ++i) {
+                PlayedGame g = play_game(job, indices[i]);
                 std::lock_guard<std::mutex> lock(m);
                 ++stats.games;
                 stats.positions += int64_t(g.samples.size());
@@ -209,6 +260,46 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
   if (failure) std::rethrow_exception(failure);
   stats.seconds = elapsed();
   return stats;
+}
+
+WrittenGames written_games(const std::string& dir, const std::string& prefix) {
+  WrittenGames w;
+  std::map<int64_t, int64_t> positions;  // by game id
+  for (const std::string& path : list_shards(dir)) {
+    if (!prefix.empty() && std::filesystem::path(path).filename().string().rfind(prefix + "-", 0) != 0) continue;
+    const ShardData d = read_shard(path);
+    ++w.shards;
+    std::map<int64_t, int64_t> here;
+    for (const Sample& s : d.samples) ++here[s.game_id];
+    for (const GameRecord& g : d.games) positions.emplace(g.game_id, here[g.game_id]);
+  }
+  for (const auto& [id, n] : positions) {
+    w.ids.push_back(id);
+    w.positions += n;
+  }
+  return w;
+}
+
+std::vector<int64_t> missing_indices(const WrittenGames& written, int64_t first_game_id, int games) {
+  std::vector<int64_t> missing;
+  for (int64_t i = 0; i < games; ++i)
+    if (!std::binary_search(written.ids.begin(), written.ids.end(), first_game_id + i)) missing.push_back(i);
+  return missing;
+}
+
+int64_t reserve_game_ids(const std::string& dir, int games) {
+  const FolderLock lock(dir, "shard folder");
+  const std::string next = (std::filesystem::path(dir) / "game-ids.next").string();
+  int64_t first = 0;
+  if (std::filesystem::exists(next)) {
+    std::istringstream in(read_text_file(next));
+    if (!(in >> first) || first < 0) throw Error("'" + next + "' is malformed (expected the next free game id)");
+  } else {
+    const WrittenGames written = written_games(dir, "");
+    if (!written.ids.empty()) first = written.ids.back() + 1;
+  }
+  write_text_file(next, std::to_string(first + games) + "\n");
+  return first;
 }
 
 }  // namespace vzero

@@ -5,9 +5,14 @@
 // by one writer thread. Playout cap randomisation, root noise on full
 // searches, temperature for early moves, resignation with a fraction of games
 // played out to count false resignations, a length cap scored as a draw.
+// A game depends only on the job's seed, its game id and the evaluator, so a
+// killed run resumes by playing the indices its shards lack.
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "mcts/config.h"
 #include "mcts/evaluator.h"
@@ -29,6 +34,11 @@ struct SelfplayConfig {
   double resign_playout_fraction = 0.1;  // games that never resign, to measure false resignations
   int max_plies = 0;               // game-length cap (a draw); 0: the variant's
   std::string evaluator = "rollout";  // network-free evaluator when there is no model
+  int opening_plies = 0;           // > 0: each game first plays 0..opening_plies plies drawn from the
+                                   // evaluator's priors (not recorded as samples), for varied starts
+  double opening_temperature = 1.0;  // temperature on those priors
+  double opening_balance = 1.0;    // redraw (up to 8 times) an opening whose value for the player
+                                   // to act is beyond +-this (1: keep every opening)
 };
 SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig defaults = {});
 
@@ -49,11 +59,16 @@ struct SelfplayJob {
   SelfplayConfig selfplay;
   SearchConfig search;           // noise is switched on for full searches
   Evaluator* evaluator = nullptr;
+  // When set, each game searches with its own evaluator made from the game's
+  // seed instead (network-free evaluators: the game then repeats exactly,
+  // whichever run or thread plays it).
+  std::function<std::unique_ptr<Evaluator>(uint64_t seed)> evaluator_per_game;
   ShardMeta meta;                // identity written to every shard
   std::string out_dir;
   std::string file_prefix = "selfplay";
-  uint64_t seed = 1;
-  int64_t first_game_id = 0;
+  uint64_t seed = 1;             // with the game id, seeds each game
+  int64_t first_game_id = 0;     // game index i has id first_game_id + i
+  std::optional<std::vector<int64_t>> indices;  // the game indices to play; unset: 0 .. selfplay.games - 1
   // Called about every progress_seconds from the thread that called run_selfplay.
   std::function<void(const SelfplayStats&)> progress;
   double progress_seconds = 2.0;
@@ -62,7 +77,24 @@ struct SelfplayJob {
 // The identity of the shards of a game's self-play (config_hash: of the resolved run config).
 ShardMeta shard_meta_for(const Game& game, uint64_t config_hash, int generation);
 
-// Plays job.selfplay.games games and writes them; returns what happened.
+// Plays the job's games (job.indices, or selfplay.games of them) and writes them; returns what happened.
 SelfplayStats run_selfplay(const SelfplayJob& job);
+
+// The games in the complete shards of dir whose file names start with prefix + "-".
+struct WrittenGames {
+  std::vector<int64_t> ids;  // ascending, each once
+  int64_t positions = 0;     // samples of those games (a game written twice counts once)
+  int shards = 0;
+};
+// Reads those shards (throws Error when one is unreadable); prefix empty: every shard.
+WrittenGames written_games(const std::string& dir, const std::string& prefix);
+// The indices in [0, games) whose ids first_game_id + index are not in written.
+std::vector<int64_t> missing_indices(const WrittenGames& written, int64_t first_game_id, int games);
+
+// Reserves games consecutive game ids in the shard folder dir and returns the
+// first: ids after every id reserved there before (dir/game-ids.next, under
+// the folder's lock; when it is absent, after the largest id in dir's
+// shards), so that runs into one folder never share a game id.
+int64_t reserve_game_ids(const std::string& dir, int games);
 
 }  // namespace vzero

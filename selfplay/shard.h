@@ -47,6 +47,11 @@ void write_shard(const std::string& path, const ShardMeta& meta, const std::vect
 // The identity of a shard, from its attributes only; throws Error naming the
 // file when it is not a readable shard of kShardFormatVersion.
 ShardMeta read_shard_meta(const std::string& path);
+// How many samples and games a shard holds, from its attributes only (throws like read_shard_meta).
+struct ShardCounts {
+  int64_t samples = 0, games = 0;
+};
+ShardCounts read_shard_counts(const std::string& path);
 // The whole shard, checked (Fletcher32 per chunk, types, sizes, content hash);
 // throws Error naming the file on any problem, never returns altered data.
 ShardData read_shard(const std::string& path);

@@ -191,6 +191,14 @@ ShardMeta read_shard_meta(const std::string& path) {
   return read_meta(f, samples, games);
 }
 
+ShardCounts read_shard_counts(const std::string& path) {
+  auto lock = lock_hdf5();
+  ShardFile f(path);
+  ShardCounts c;
+  read_meta(f, c.samples, c.games);
+  return c;
+}
+
 ShardData read_shard(const std::string& path) {
   ShardData out;
   Columns c;

@@ -39,10 +39,15 @@ expect_error selfplay --config "$tmp/missing.toml" --games 1 --out "$tmp/sp"
 expect_error selfplay --variant attrition --model "$tmp/bad.pt" --games 1 --out "$tmp/sp"
 expect_error selfplay --variant attrition --set selfplay.full_visits=-5 --games 1 --out "$tmp/sp"
 expect_error export --variant chess --model "$tmp/bad.pt" --out "$tmp/x.ts"
-expect_error export --variant chess --format onnx --out "$tmp/x.ts"
+expect_error export --variant chess --format tflite --out "$tmp/x.ts"
+expect_error export --variant chess --format onnx --out "$tmp/x.json"
 expect_error train --config "$tmp/typo.toml" --run-dir "$tmp/run"
 expect_error train --run-dir "$tmp/empty-run"
 expect_error bench nn --variant chess --device cuda:7
+expect_error play --variant chess --opponent wizard
+expect_error play --variant chess --opponent net:model="$tmp/bad.pt"
+expect_error play --variant attrition-4p --seat 4
+expect_error serve
 expect_ok arena --variant attrition --a mcts:sims=20 --b random --games 2
 expect_ok encoding --variant world
 expect_ok perft --variant chess --depth 2 --divide
@@ -53,5 +58,38 @@ case "$out" in "nodes 8902 time_ms "*" nps "*) ;; *) echo "FAIL: last line '$out
 n=$("$vz" perft --variant grand --depth 2 --divide | grep -c ': ')
 [ "$n" -eq 65 ] || { echo "FAIL: divide printed $n lines"; fails=$((fails + 1)); }
 "$vz" variants | cut -f1 | grep -qx chess || { echo "FAIL: variants lacks chess"; fails=$((fails + 1)); }
+# Matches with openings, SPRT, records and PGN; ratings over games files.
+printf 'moves: N@d4\nmoves: N@d4 zz\n' > "$tmp/bad-openings.txt"
+printf 'moves: N@d4\n' > "$tmp/openings.txt"
+printf '{"match": 1}\n' > "$tmp/corrupt.jsonl"
+expect_error arena --variant attrition --a random --b random --games 2 --openings "$tmp/missing.txt"
+expect_error arena --variant attrition --a random --b random --games 2 --openings "$tmp/bad-openings.txt"
+expect_error arena --variant attrition --a random --b random --games 2 --openings "$tmp/openings.txt" --opening 2
+expect_error arena --variant attrition --a random --b random --games 2 --sprt elo0=5,elo1=0
+expect_error arena --variant attrition --a random --b random --games 2 --sprt elo0=0
+expect_error arena --variant attrition --a random --b random --games 2 --sprt elo0=0,elo1=400
+expect_error arena --variant attrition-3p --a random --b random --games 3 --sprt elo0=0,elo1=5
+expect_error arena --variant attrition-3p --a random --b random --games 3 --pgn "$tmp/x.pgn"
+expect_error arena --variant attrition --a random --b random --games 2 --record "$tmp/corrupt.jsonl"
+expect_error arena --variant attrition --a random --b random --games 2 --record "$tmp/no/such/dir.jsonl"
+expect_error arena --variant chess --a uci:cmd=/nonexistent/engine,depth=1 --b random --games 2
+expect_error arena --variant chess --a uci:cmd=/usr/games/fairy-stockfish --b random --games 2
+expect_error arena --variant attrition --a uci:cmd=/usr/games/fairy-stockfish,depth=1 --b random --games 2
+expect_error arena --variant chess --a uci:cmd=/bin/true,depth=1 --b random --games 2
+expect_error ratings "$tmp/missing.jsonl"
+expect_error ratings "$tmp/corrupt.jsonl"
+expect_error ratings
+expect_ok arena --variant attrition --a mcts:sims=20 --b random --games 4 --openings "$tmp/openings.txt" \
+  --record "$tmp/games.jsonl" --pgn "$tmp/games.pgn" --sprt elo0=0,elo1=200
+expect_error arena --variant attrition --a mcts:sims=20 --b random --games 2 --record "$tmp/games.jsonl"  # other openings: refused
+expect_ok arena --variant attrition --a random --b mcts:sims=20 --games 4 --record "$tmp/games.jsonl"
+expect_ok ratings "$tmp/games.jsonl" --anchor random=0 --csv "$tmp/ratings.csv"
+expect_error ratings "$tmp/games.jsonl" --anchor nobody=0
+expect_error ratings "$tmp/games.jsonl" --anchor random
+expect_error ratings "$tmp/games.jsonl" --prior 0
+[ "$(head -1 "$tmp/ratings.csv")" = "rank,player,games,score,elo,margin" ] || { echo "FAIL: ratings.csv header"; fails=$((fails + 1)); }
+out=$("$vz" arena --variant attrition --a mcts:sims=20 --b random --games 6 --openings "$tmp/openings.txt" \
+  --record "$tmp/games.jsonl" 2>/dev/null | tail -n1)
+case "$out" in "score "*" wins "*" draws "*" losses "*" elo "*" +- "*) ;; *) echo "FAIL: arena last line '$out'"; fails=$((fails + 1));; esac
 echo "cli_errors: $fails failures"
 [ "$fails" -eq 0 ]

@@ -1,6 +1,8 @@
 // FEN parsing: malformed and hostile input is rejected with a clear Error.
 #include <catch.hpp>
 
+#include <sstream>
+
 #include "game/error.h"
 #include "game/game.h"
 
@@ -72,4 +74,25 @@ TEST_CASE("actions: malformed and illegal text is rejected", "[actions]") {
   CHECK(s->action_to_text(s->text_to_action("e2e4")) == "e2e4");
   for (const char* bad : {"", "e2", "e2e9x", "E2E4", "e2-e4", "Q@", "e2e4qq", "i1i2", "e2e5", "e7e5", "e1g1"})
     CHECK_THROWS_AS(s->text_to_action(bad), vzero::Error);
+}
+
+TEST_CASE("Los Alamos: move texts and FEN as fairy-stockfish writes them", "[fen][losalamos]") {
+  const vzero::Game& g = vzero::game_by_id("losalamos");
+  auto s = g.new_state();
+  CHECK(s->fen() == "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1");
+  // A random game's moves as fairy-stockfish takes them (UCI_Variant losalamos),
+  // with a promotion to a knight and a check; its FEN after them (`d`).
+  std::istringstream moves(
+      "f2f3 e6d4 e1d3 d4e6 f1e1 c5c4 d3b4 c4c3 e1f1 c3d2 f1f2 c6c2 d1c2 d2c1n b2b3 c1b3 f2f1 b3d4 c2d2 d4b3");
+  for (std::string m; moves >> m;) s->apply(s->text_to_action(m));
+  CHECK(s->fen() == "rn1knr/pp1ppp/1N4/1n3P/P2KP1/RN3R w - - 4 11");
+  // No double step, no castling, no bishop; promotion to queen, rook or knight only.
+  auto start = g.new_state();
+  CHECK_THROWS_AS(start->text_to_action("a2a4"), vzero::Error);
+  auto promo = g.new_state("4k1/1P4/6/6/6/2K3 w - - 0 1");
+  for (const char* m : {"b5b6q", "b5b6r", "b5b6n"}) CHECK_NOTHROW(promo->text_to_action(m));
+  for (const char* m : {"b5b6", "b5b6b", "b5b6k"}) CHECK_THROWS_AS(promo->text_to_action(m), vzero::Error);
+  rejects("losalamos", "rnbknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1");  // no bishop in this variant
+  rejects("losalamos", "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w KQkq - 0 1");  // no castling
+  rejects("losalamos", "rnqknr/pppp1p/6/4p1/PPPPPP/RNQKNR w - e4 0 2");  // no en passant
 }

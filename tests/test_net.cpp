@@ -1,21 +1,18 @@
-// Network tests: shapes, checkpoints, export (C++ and Python), the server.
-#include <torch/script.h>
-
+// Network tests: shapes, the optional heads, checkpoints, the server.
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
-#include <random>
 #include <thread>
 
 #include "game/error.h"
 #include "mcts/search.h"
 #include "net/checkpoint.h"
-#include "net/export.h"
 #include "net/model.h"
 #include "net/server.h"
+#include "net_test_util.h"
 #include "test_util.h"
 
 // glog (through LibTorch) defines CHECK; Catch's must win.
@@ -25,48 +22,12 @@
 using namespace vzero;
 namespace fs = std::filesystem;
 
+using vzero::testing::inputs;
+using vzero::testing::sample_states;
+using vzero::testing::small_config;
+using vzero::testing::small_model;
+
 namespace {
-
-
-// Positions along a seeded random game (the start included).
-std::vector<std::unique_ptr<GameState>> sample_states(const Game& game, int n, uint64_t seed) {
-  std::vector<std::unique_ptr<GameState>> out;
-  std::mt19937_64 rng(seed);
-  auto s = game.new_state();
-  while (int(out.size()) < n) {
-    if (s->is_terminal()) s = game.new_state();
-    out.push_back(s->clone());
-    const auto& legal = s->legal_actions();
-    s->apply(legal[rng() % legal.size()]);
-  }
-  return out;
-}
-
-// The network input of states as one tensor.
-torch::Tensor inputs(const Game& game, const std::vector<std::unique_ptr<GameState>>& states) {
-  const EncodingSpec& e = game.encoding();
-  torch::Tensor x = torch::empty({int64_t(states.size()), e.channels(), e.height, e.width});
-  std::vector<uint8_t> planes(e.planes * e.plane_size());
-  std::vector<float> scalars(e.scalars);
-  for (size_t i = 0; i < states.size(); ++i) {
-    states[i]->encode(planes.data(), scalars.data());
-    expand_input(e, planes.data(), scalars.data(), x.data_ptr<float>() + i * e.channels() * e.plane_size());
-  }
-  return x;
-}
-
-PolicyValueNet small_model(const Game& game, uint64_t seed = 3) {
-  ModelConfig c;
-  c.blocks = 2;
-  c.filters = 16;
-  PolicyValueNet m = make_model(c, ModelIdentity::of(game), seed);
-  // Non-trivial batch-norm statistics, so that folding them is tested.
-  m->train();
-  torch::NoGradGuard g;
-  for (int i = 0; i < 3; ++i) m->forward(torch::randn({8, m->identity.channels, m->identity.height, m->identity.width}));
-  m->eval();
-  return m;
-}
 
 // A server of a fresh small attrition model with the cache off.
 std::unique_ptr<InferenceServer> uncached_server(const Game& game, int max_batch, int max_wait_us) {
@@ -80,26 +41,128 @@ std::unique_ptr<InferenceServer> uncached_server(const Game& game, int max_batch
   return std::make_unique<InferenceServer>(game, config, "", small, 5);
 }
 
-void write_floats(const fs::path& p, const torch::Tensor& t) {
-  const torch::Tensor c = t.contiguous();
-  std::ofstream f(p, std::ios::binary);
-  f.write(reinterpret_cast<const char*>(c.data_ptr<float>()), c.numel() * sizeof(float));
-}
-
 }  // namespace
 
 TEST_CASE("net: policy output is the action space, values one per seat", "[net]") {
-  for (const char* id : {"chess", "grand", "ascending", "007", "007-detente", "attrition", "attrition-4p"}) {
+  for (const char* id :
+       {"chess", "grand", "ascending", "007", "007-detente", "attrition", "attrition-4p"}) {
     const Game& game = game_by_id(id);
     PolicyValueNet m = small_model(game);
     auto states = sample_states(game, 4, 1);
     torch::NoGradGuard g;
-    auto [p, v] = m->forward(inputs(game, states));
-    CHECK(p.size(0) == 4);
-    CHECK(p.size(1) == game.num_actions());
-    CHECK(v.size(1) == game.num_players());
-    CHECK(v.abs().max().item<float>() <= 1.0f);
+    const NetOutput out = m->forward(inputs(game, states));
+    CHECK(out.policy.size(0) == 4);
+    CHECK(out.policy.size(1) == game.num_actions());
+    CHECK(out.values.size(1) == game.num_players());
+    CHECK(out.values.abs().max().item<float>() <= 1.0f);
+    CHECK(!out.wdl.defined());
+    CHECK(!out.moves_left.defined());
   }
+}
+
+TEST_CASE("net: the default network keeps the parameter names and order of earlier checkpoints",
+          "[net]") {
+  // The names (and order, which the weights checksum follows) that checkpoints
+  // written before the layer list hold, for one residual block.
+  const std::vector<std::string> want = {
+      "input_conv.weight",  "input_bn.weight",    "input_bn.bias",        "tower.0.conv1.weight",
+      "tower.0.bn1.weight", "tower.0.bn1.bias",   "tower.0.conv2.weight", "tower.0.bn2.weight",
+      "tower.0.bn2.bias",   "policy_conv.weight", "policy_bn.weight",     "policy_bn.bias",
+      "policy_fc.weight",   "policy_fc.bias",     "value_conv.weight",    "value_bn.weight",
+      "value_bn.bias",      "value_fc1.weight",   "value_fc1.bias",       "value_fc2.weight",
+      "value_fc2.bias"};
+  ModelConfig c;
+  c.blocks = 1;
+  PolicyValueNet m = make_model(c, ModelIdentity::of(game_by_id("chess")), 1);
+  std::vector<std::string> got;
+  for (const auto& p : m->named_parameters()) got.push_back(p.key());
+  CHECK(got == want);
+  std::vector<std::string> buffers;
+  for (const auto& b : m->named_buffers()) buffers.push_back(b.key());
+  CHECK(buffers.size() == 5 * 3);
+  CHECK(buffers.front() == "input_bn.running_mean");
+  CHECK(buffers.back() == "value_bn.num_batches_tracked");
+}
+
+TEST_CASE("net: global pooling, the wdl head and the moves-left head", "[net]") {
+  const Game& game = game_by_id("chess");
+  ModelConfig c = small_config();
+  c.global_pooling = 1;
+  c.value_head = "wdl";
+  c.moves_left_head = true;
+  PolicyValueNet m = small_model(game, c);
+  const auto names = m->named_parameters();
+  CHECK(names.contains("tower.0.gpool.weight"));
+  CHECK(names.contains("tower.1.gpool.weight"));
+  CHECK(names.contains("wdl_fc.weight"));
+  CHECK(!names.contains("value_fc2.weight"));
+  CHECK(names.contains("moves_left_fc2.bias"));
+  torch::NoGradGuard g;
+  const NetOutput out = m->forward(inputs(game, sample_states(game, 6, 4)));
+  REQUIRE(out.wdl.defined());
+  REQUIRE(out.moves_left.defined());
+  CHECK(out.wdl.sizes() == torch::IntArrayRef({6, 3}));
+  CHECK(out.moves_left.sizes() == torch::IntArrayRef({6, 1}));
+  CHECK(out.moves_left.min().item<float>() >= 0.0f);
+  const torch::Tensor p = torch::softmax(out.wdl, 1);
+  const torch::Tensor v = p.select(1, 0) - p.select(1, 2);
+  CHECK((out.values.select(1, 0) - v).abs().max().item<float>() < 1e-6f);
+  CHECK((out.values.select(1, 1) + v).abs().max().item<float>() < 1e-6f);
+
+  // Every second block only; none when the interval exceeds the tower.
+  c.global_pooling = 2;
+  PolicyValueNet every_second = make_model(c, ModelIdentity::of(game), 1);
+  CHECK(!every_second->named_parameters().contains("tower.0.gpool.weight"));
+  CHECK(every_second->named_parameters().contains("tower.1.gpool.weight"));
+
+  // wdl needs two players; the config keys are typed and written back.
+  CHECK_THROWS_WITH(make_model(c, ModelIdentity::of(game_by_id("attrition-3p")), 1),
+                    Catch::Contains("2-player"));
+  const ModelConfig back = model_config_from_text(c.to_text());
+  CHECK(back.global_pooling == 2);
+  CHECK(back.value_head == "wdl");
+  CHECK(back.moves_left_head);
+  CHECK_THROWS_WITH(model_config_from_text("value_head = \"wld\"\n"),
+                    Catch::Contains("value_head"));
+  CHECK_THROWS_WITH(model_config_from_text("moves_left_head = 1\n"), Catch::Contains("wrong type"));
+  // A config text of earlier checkpoints (four keys) still reads, with the options off.
+  const ModelConfig old =
+      model_config_from_text("blocks = 2\nfilters = 16\nvalue_hidden = 64\npolicy_channels = 4\n");
+  CHECK(old.global_pooling == 0);
+  CHECK(old.value_head == "scalar");
+  CHECK(!old.moves_left_head);
+}
+
+TEST_CASE("net: a model with every option round-trips through a checkpoint and the server",
+          "[net]") {
+  const fs::path dir = vzero::testing::temp_dir("net-options");
+  const Game& game = game_by_id("chess");
+  ModelConfig c = small_config();
+  c.global_pooling = 2;
+  c.value_head = "wdl";
+  c.moves_left_head = true;
+  PolicyValueNet m = small_model(game, c, 5);
+  const std::string path = (dir / "m.pt").string();
+  save_checkpoint(path, m, 1, 1);
+  Checkpoint back = load_checkpoint(path);
+  CHECK(back.model->config.to_text() == c.to_text());
+  back.model->eval();
+  auto states = sample_states(game, 5, 6);
+  const torch::Tensor x = inputs(game, states);
+  torch::NoGradGuard g;
+  NetOutput a = m->forward(x), b = back.model->forward(x);
+  for (const char* name : {"policy", "values", "wdl", "moves_left"})
+    CHECK(torch::equal(a.at(name), b.at(name)));
+
+  ServerConfig sc;
+  sc.cache_entries = 0;
+  InferenceServer server(game, sc, path);
+  std::vector<Evaluation> out;
+  server.evaluate({states[3].get()}, out);
+  const int me = states[3]->current_player();
+  CHECK(out[0].values[me] == Approx(a.values[3][0].item<float>()).margin(1e-5));
+  CHECK(out[0].values[1 - me] == Approx(a.values[3][1].item<float>()).margin(1e-5));
+  fs::remove_all(dir);
 }
 
 TEST_CASE("net: a checkpoint loads back exactly, and a wrong or damaged one is refused", "[net]") {
@@ -116,8 +179,8 @@ TEST_CASE("net: a checkpoint loads back exactly, and a wrong or damaged one is r
   auto states = sample_states(game, 5, 2);
   torch::NoGradGuard g;
   const torch::Tensor x = inputs(game, states);
-  CHECK(torch::equal(m->forward(x).first, c.model->forward(x).first));
-  CHECK(torch::equal(m->forward(x).second, c.model->forward(x).second));
+  CHECK(torch::equal(m->forward(x).policy, c.model->forward(x).policy));
+  CHECK(torch::equal(m->forward(x).values, c.model->forward(x).values));
 
   const ModelIdentity other = ModelIdentity::of(game_by_id("attrition-3p"));
   CHECK_THROWS_WITH(load_checkpoint(path, &other), Catch::Contains("different variant"));
@@ -203,40 +266,10 @@ TEST_CASE("net: checkpoint fields are checked before a model is built", "[net][f
                     Catch::Contains("more weights than the file"));
 }
 
-TEST_CASE("net: the TorchScript export matches the model in C++ and in Python", "[net][export]") {
-  const fs::path dir = vzero::testing::temp_dir("net-export");
-  for (const char* id : {"chess", "attrition-3p"}) {
-    const Game& game = game_by_id(id);
-    PolicyValueNet m = small_model(game, 7);
-    const std::string path = (dir / (std::string(id) + ".ts")).string();
-    export_torchscript(m, game, path);
-    auto states = sample_states(game, 6, 3);
-    const torch::Tensor x = inputs(game, states);
-    torch::NoGradGuard g;
-    auto [p, v] = m->forward(x);
-    torch::jit::Module loaded = torch::jit::load(path);
-    auto out = loaded.forward({x}).toTuple();
-    const torch::Tensor lp = out->elements()[0].toTensor(), lv = out->elements()[1].toTensor();
-    CHECK((lp - p).abs().max().item<float>() < 1e-5f);
-    CHECK((lv - v).abs().max().item<float>() < 1e-5f);
-    CHECK(loaded.attr("variant").toStringRef() == id);
-    CHECK(int(loaded.attr("actions").toList().size()) == game.num_actions());
-
-    // Python (Debian's python3-torch) loads the same file and gets the same outputs.
-    write_floats(dir / "x.bin", x);
-    write_floats(dir / "p.bin", p);
-    write_floats(dir / "v.bin", v);
-    const std::string cmd = "/usr/bin/python3 " + std::string(VZERO_TESTS_DIR) + "/check_export.py " + path + " " +
-                            dir.string() + " " + std::to_string(x.size(0)) + " " + id;
-    CHECK(std::system(cmd.c_str()) == 0);
-  }
-  fs::remove_all(dir);
-}
-
 TEST_CASE("net: the server answers each of many threads with its own results", "[net][server]") {
   const Game& game = game_by_id("chess");
   const fs::path dir = vzero::testing::temp_dir("net-server");
-  PolicyValueNet m = small_model(game, 11);
+  PolicyValueNet m = small_model(game, small_config(), 11);
   const std::string path = (dir / "m.pt").string();
   save_checkpoint(path, m, 0, 0);
   ServerConfig config;
@@ -246,7 +279,8 @@ TEST_CASE("net: the server answers each of many threads with its own results", "
   auto states = sample_states(game, 64, 5);
   // Expected answers straight from the model.
   torch::NoGradGuard g;
-  auto [p, v] = m->forward(inputs(game, states));
+  const NetOutput expected = m->forward(inputs(game, states));
+  const torch::Tensor &p = expected.policy, &v = expected.values;
   std::vector<std::thread> threads;
   std::vector<Evaluation> got(states.size());
   for (int t = 0; t < 8; ++t)
@@ -261,9 +295,11 @@ TEST_CASE("net: the server answers each of many threads with its own results", "
   for (size_t i = 0; i < states.size(); ++i) {
     const auto& legal = states[i]->legal_actions();
     REQUIRE(got[i].priors.size() == legal.size());
-    const torch::Tensor logits = p[i].index_select(0, torch::tensor(std::vector<int64_t>(legal.begin(), legal.end())));
+    const torch::Tensor logits =
+        p[i].index_select(0, torch::tensor(std::vector<int64_t>(legal.begin(), legal.end())));
     const torch::Tensor want = torch::softmax(logits, 0);
-    for (size_t k = 0; k < legal.size(); ++k) CHECK(got[i].priors[k] == Approx(want[k].item<float>()).margin(1e-5));
+    for (size_t k = 0; k < legal.size(); ++k)
+      CHECK(got[i].priors[k] == Approx(want[k].item<float>()).margin(1e-5));
     const int me = states[i]->current_player();
     CHECK(got[i].values[me] == Approx(v[i][0].item<float>()).margin(1e-5));
     CHECK(got[i].values[1 - me] == Approx(v[i][1].item<float>()).margin(1e-5));
@@ -344,10 +380,10 @@ TEST_CASE("net: a failing network answers every waiting caller with an error", "
   // hang, and the server must stay usable (it fails again, it does not die).
   const Game& game = game_by_id("attrition");
   const fs::path dir = vzero::testing::temp_dir("net-fail");
-  PolicyValueNet m = small_model(game, 13);
+  PolicyValueNet m = small_model(game, small_config(), 13);
   {
     torch::NoGradGuard g;
-    m->value_fc2->bias.fill_(std::numeric_limits<float>::quiet_NaN());
+    m->named_parameters()["value_fc2.bias"].fill_(std::numeric_limits<float>::quiet_NaN());
   }
   const std::string path = (dir / "diverged.pt").string();
   save_checkpoint(path, m, 0, 0);

@@ -5,6 +5,7 @@
 #include "net/checkpoint.h"
 #include "net/server.h"
 #include "training/loop.h"
+#include "training/train_run.h"
 #include "training/trainer.h"
 
 #undef CHECK  // glog's, through LibTorch; Catch's must win
@@ -116,15 +117,18 @@ TEST_CASE("training: a killed and resumed training ends where an uninterrupted o
   REQUIRE(child >= 0);
   if (child == 0) {
     std::ostringstream sink;
-    run_training(config, killed.string(), sink);
+    TrainRequest request;
+    request.saved = [](int64_t) { raise(SIGKILL); };  // dies right after the first periodic save
+    run_training(config, killed.string(), sink, request);
     _exit(0);
   }
-  // Kill once the first periodic checkpoint is written.
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFSIGNALED(status));
+  REQUIRE(WTERMSIG(status) == SIGKILL);
+  // Killed before the end: the checkpoint left behind is at step 50 of 120.
   const fs::path ckpt = killed / "models" / "train.pt";
-  for (int i = 0; i < 2000 && !fs::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  kill(child, SIGKILL);
-  waitpid(child, nullptr, 0);
-  REQUIRE(fs::exists(ckpt));
+  REQUIRE(load_checkpoint(ckpt.string()).step == 50);
   run_training(config, killed.string(), quiet);  // resumes to the same target step
   CHECK(same_weights((whole / "models" / "train.pt").string(), ckpt.string()));
   fs::remove_all(whole);
@@ -317,4 +321,29 @@ TEST_CASE("training: fast-search samples teach the value only, never the policy"
   CHECK(policy_loss_without > 3.0);                     // about log(legal moves): nothing learned
   CHECK(policy_loss_with < 1.0);                        // learned when it is a target
   CHECK(untrained->validate({fast}).value_mse < 0.05);  // the value was learned all the same
+}
+
+TEST_CASE("training: the trainer runs on the run's device", "[training]") {
+  const fs::path dir = fresh_dir("device");
+  RunConfig config = tiny_config(0);
+  make_shards(dir, config);
+  const Game& game = game_by_id("attrition");
+  const ReplayWindow w = load_window(game, (dir / "shards").string(), 100000, 0.0);
+  Trainer cpu(game, config, "");
+  const TrainReport on_cpu = cpu.train(w, 10);
+  config.device = "cuda:0";
+  if (!torch::cuda::is_available()) {
+    CHECK_THROWS_WITH(Trainer(game, config, ""), Catch::Contains("no CUDA"));
+  } else {
+    // The same steps on the GPU: the same losses up to rounding, and a checkpoint that loads on the CPU.
+    Trainer gpu(game, config, "");
+    const TrainReport on_gpu = gpu.train(w, 10);
+    CHECK(std::abs(on_gpu.policy_loss - on_cpu.policy_loss) < 1e-3);
+    CHECK(std::abs(on_gpu.value_loss - on_cpu.value_loss) < 1e-3);
+    gpu.save((dir / "gpu.pt").string(), 1);
+    CHECK(load_checkpoint((dir / "gpu.pt").string()).step == 10);
+    config.device = "cpu";
+    CHECK(Trainer(game, config, (dir / "gpu.pt").string()).step() == 10);
+  }
+  fs::remove_all(dir);
 }

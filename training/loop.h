@@ -9,23 +9,10 @@
 #include <string>
 
 #include "training/run_config.h"
-#include "training/trainer.h"
 
 namespace vzero {
 
 // Runs config.loop.generations generations (0: until killed) in run_dir; progress goes to log.
 void run_loop(const RunConfig& config, const std::string& run_dir, std::ostream& log);
-
-struct TrainOutcome {
-  TrainReport report;
-  Validation validation;  // of the trained model on the held-out games
-  std::string line;       // a one-line summary
-};
-
-// Trains the model of run_dir/models/train.pt (or a fresh one) on run_dir/shards,
-// resuming an interrupted run exactly. Steps: train.steps if set, else
-// sample_reuse * new_positions / batch_size (new_positions 0: the whole window).
-TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, std::ostream& log,
-                          int64_t new_positions = 0);
 
 }  // namespace vzero

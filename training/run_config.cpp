@@ -27,6 +27,15 @@ TrainConfig read_train(TomlReader& in) {
   c.lr_decay_steps = in.get_range("lr_decay_steps", c.lr_decay_steps, 0, 100000000);
   c.value_weight = in.get_real("value_weight", c.value_weight, 0.0, 100.0);
   c.root_value_weight = in.get_real("root_value_weight", c.root_value_weight, 0.0, 1.0);
+  c.value_target = in.get<std::string>("value_target", c.value_target);
+  if (c.value_target != "result" && c.value_target != "root" && c.value_target != "mix" && c.value_target != "phase")
+    in.fail("value_target", "must be result, root, mix or phase");
+  c.moves_left_weight = in.get_real("moves_left_weight", c.moves_left_weight, 0.0, 100.0);
+  c.window_growth = in.get<bool>("window_growth", c.window_growth);
+  c.window_min = in.get_range("window_min", c.window_min, 1, 1000000000);
+  c.window_exponent = in.get_real("window_exponent", c.window_exponent, 0.01, 1.0);
+  c.window_slope = in.get_real("window_slope", c.window_slope, 0.0, 10.0);
+  c.bootstrap_share = in.get_real("bootstrap_share", c.bootstrap_share, 0.0, 1.0);
   c.holdout_fraction = in.get_real("holdout_fraction", c.holdout_fraction, 0.0, 0.5);
   c.symmetries = in.get<bool>("symmetries", c.symmetries);
   c.threads = in.get_range("threads", c.threads, 1, 256);

@@ -28,6 +28,15 @@ struct TrainConfig {
   int lr_decay_steps = 0;         // lr halves every this many steps; 0: constant after warm-up
   double value_weight = 1.0;
   double root_value_weight = 0.0;  // share of the search's root value in the value target (the rest: the result)
+  std::string value_target = "mix";  // result, root (the search's value), mix (root_value_weight of
+                                     // the root value), or phase (that share scaled by the part of
+                                     // the game still to play: early positions lean on the search)
+  double moves_left_weight = 0.5;  // weight of the moves-left loss (models with a moves-left head)
+  bool window_growth = false;     // KataGo-style window: grows with the positions generated, up to window_positions
+  int window_min = 25000;         // the window while fewer positions exist, and the growth's scale
+  double window_exponent = 0.75;  // growth: min * (1 + slope * ((N / min)^exponent - 1) / exponent)
+  double window_slope = 0.4;
+  double bootstrap_share = 1.0;   // largest share of the window taken by generation-0 games
   double holdout_fraction = 0.05; // share of games kept out of training for validation
   bool symmetries = true;         // augment with the variant's declared symmetries
   int threads = 2;                // intra-op threads of the training thread
@@ -49,7 +58,7 @@ struct LoopConfig {
 struct RunConfig {
   std::string variant = "attrition";
   uint64_t seed = 1;
-  std::string device = "cpu";
+  std::string device = "cpu";  // cpu or cuda:N: where the trainer and the inference servers run
   SearchConfig search;
   SelfplayConfig selfplay;
   ServerConfig inference;

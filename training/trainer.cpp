@@ -2,6 +2,7 @@
 #include "training/trainer.h"
 
 #include <ATen/Parallel.h>
+#include <torch/cuda.h>
 
 #include <algorithm>
 #include <chrono>
@@ -12,51 +13,36 @@
 #include "game/zobrist.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
-#include "net/value_seats.h"
-#include "selfplay/shard.h"
+#include "training/targets.h"
 
 namespace vzero {
-
-ReplayWindow load_window(const Game& game, const std::string& dir, int window, double holdout_fraction) {
-  ReplayWindow w;
-  std::vector<std::string> shards = list_shards(dir);
-  const ModelIdentity id = ModelIdentity::of(game);
-  int64_t total = 0;
-  for (auto it = shards.rbegin(); it != shards.rend() && total < window; ++it) {
-    ShardData d = read_shard(*it);
-    if (d.meta.variant != id.variant || d.meta.rules_hash != id.rules_hash || d.meta.encoding_hash != id.encoding_hash)
-      throw Error("shard '" + *it + "' was written for another variant, rules file or encoding");
-    w.meta = d.meta;
-    ++w.shards;
-    for (Sample& s : d.samples) {
-      uint64_t h = uint64_t(s.game_id) * 0x9E3779B97F4A7C15ull;
-      const bool held_out = double(splitmix64(h) >> 11) * 0x1.0p-53 < holdout_fraction;
-      (held_out ? w.validation : w.train).push_back(std::move(s));
-      ++total;
-    }
-  }
-  if (w.train.empty()) throw Error("no training samples in '" + dir + "'");
-  // A canonical order, whatever order the files were found in: batches (drawn
-  // by index from the seed and step) then repeat exactly on a copied run folder.
-  const auto by_game_and_ply = [](const Sample& a, const Sample& b) {
-    return a.game_id != b.game_id ? a.game_id < b.game_id : a.ply < b.ply;
-  };
-  std::sort(w.train.begin(), w.train.end(), by_game_and_ply);
-  std::sort(w.validation.begin(), w.validation.end(), by_game_and_ply);
-  return w;
-}
 
 struct Trainer::Impl {
   const Game& game;
   RunConfig config;
   EncodingSpec spec;
+  torch::Device device;  // the run's: model, optimizer state and batches live there
   PolicyValueNet model{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   int64_t step = 0;
   std::vector<BoardSymmetry> symmetries;  // augmentation: the variant's declared ones, when enabled
 
-  Impl(const Game& g, const RunConfig& c) : game(g), config(c), spec(g.encoding()) {
+  Impl(const Game& g, const RunConfig& c) : game(g), config(c), spec(g.encoding()), device(parse_device(c.device)) {
     if (c.train.symmetries) symmetries = board_symmetries(g);
+  }
+
+  // Moves the model and the optimizer's per-parameter state (momentum, moments) to device.
+  void move_to_device() {
+    model->to(device);  // parameters keep their identity, so the optimizer still holds them
+    for (auto& entry : optimizer->state()) {
+      if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(entry.second.get())) {
+        if (sgd->momentum_buffer().defined()) sgd->momentum_buffer(sgd->momentum_buffer().to(device));
+      } else if (auto* adam = dynamic_cast<torch::optim::AdamWParamState*>(entry.second.get())) {
+        adam->exp_avg(adam->exp_avg().to(device));
+        adam->exp_avg_sq(adam->exp_avg_sq().to(device));
+        if (adam->max_exp_avg_sq().defined()) adam->max_exp_avg_sq(adam->max_exp_avg_sq().to(device));
+      }
+    }
   }
 
   double learning_rate(int64_t t) const {
@@ -76,27 +62,33 @@ struct Trainer::Impl {
     }
   }
 
-  // Inputs, policy targets (dense), value targets (seat of the player to act first) and the policy mask of a batch.
+  // Inputs, policy targets (dense), value targets (seat of the player to act first), win/draw/loss
+  // and moves-left targets, the policy mask and the moves-left mask of a batch.
   struct Batch {
-    torch::Tensor x, policy, value, mask;
+    torch::Tensor x, policy, value, wdl, moves_left, mask, moves_left_mask;
   };
   // Sample i is seen through symmetry sym[i] - 1 (0: as it is; no sym: all as they are). Value
-  // targets mix in the root value (train.root_value_weight) unless results_only.
+  // targets follow train.value_target unless results_only (validation: the game's result).
   Batch make_batch(const std::vector<const Sample*>& samples, const std::vector<int>& sym = {},
                    bool results_only = false) const {
     const int n = int(samples.size()), players = game.num_players(), actions = game.num_actions();
     const int area = spec.plane_size(), size = spec.channels() * area;
-    const double q_share = results_only ? 0.0 : config.train.root_value_weight;
     std::vector<uint8_t> mapped(size_t(spec.planes) * size_t(area));
     Batch b;
     b.x = torch::empty({n, spec.channels(), spec.height, spec.width});
     b.policy = torch::zeros({n, actions});
     b.value = torch::empty({n, players});
+    b.wdl = torch::empty({n, 3});
+    b.moves_left = torch::empty({n, 1});
     b.mask = torch::empty({n});
+    b.moves_left_mask = torch::empty({n});
     float* x = b.x.data_ptr<float>();
     float* p = b.policy.data_ptr<float>();
     float* v = b.value.data_ptr<float>();
+    float* wdl = b.wdl.data_ptr<float>();
+    float* ml = b.moves_left.data_ptr<float>();
     float* m = b.mask.data_ptr<float>();
+    float* mm = b.moves_left_mask.data_ptr<float>();
     for (int i = 0; i < n; ++i) {
       const Sample& s = *samples[i];
       const BoardSymmetry* g = sym.empty() || sym[size_t(i)] == 0 ? nullptr : &symmetries[size_t(sym[size_t(i)] - 1)];
@@ -107,23 +99,44 @@ struct Trainer::Impl {
         const int a = g ? g->action[size_t(s.policy_index[k])] : s.policy_index[k];
         p[size_t(i) * actions + a] = s.policy_weight[k];
       }
-      for (int r = 0; r < players; ++r) {
-        const int seat = value_output_seat(s.player, r, players);
-        const double q = s.root_value.size() == size_t(players) ? s.root_value[size_t(seat)] : s.result[size_t(seat)];
-        v[i * players + r] = float((1.0 - q_share) * s.result[size_t(seat)] + q_share * q);
-      }
+      const SampleTargets t = sample_targets(s, config.train, results_only);
+      for (int r = 0; r < players; ++r) v[i * players + r] = t.value[size_t(r)];
+      for (int k = 0; k < 3; ++k) wdl[i * 3 + k] = t.wdl[size_t(k)];
+      ml[i] = std::max(0.0f, t.moves_left);
+      mm[i] = t.moves_left >= 0.0f ? 1.0f : 0.0f;
       m[i] = s.full_search && !s.policy_index.empty() ? 1.0f : 0.0f;
     }
+    for (torch::Tensor* t : {&b.x, &b.policy, &b.value, &b.wdl, &b.moves_left, &b.mask, &b.moves_left_mask})
+      *t = t->to(device);  // every field of Batch
     return b;
   }
 
-  // Policy cross-entropy (masked mean) and value mean squared error.
-  std::pair<torch::Tensor, torch::Tensor> losses(const Batch& b) {
-    auto [logits, values] = model->forward(b.x);
-    const torch::Tensor ce = -(b.policy * torch::log_softmax(logits, 1)).sum(1);
-    const torch::Tensor policy_loss = (ce * b.mask).sum() / b.mask.sum().clamp_min(1.0);
-    const torch::Tensor value_loss = (values - b.value).pow(2).mean();
-    return {policy_loss, value_loss};
+  struct Losses {
+    torch::Tensor policy, value, moves_left;  // moves_left undefined without the head
+  };
+  // Policy cross-entropy (masked mean); value error: mean squared error, or the cross-entropy of
+  // the win/draw/loss head; the moves-left head's Huber error on log(1 + plies), so that it
+  // learns relative lengths at every scale.
+  Losses losses(const Batch& b) {
+    const NetOutput out = model->forward(b.x);
+    Losses l;
+    const torch::Tensor ce = -(b.policy * torch::log_softmax(out.policy, 1)).sum(1);
+    l.policy = (ce * b.mask).sum() / b.mask.sum().clamp_min(1.0);
+    l.value = out.wdl.defined() ? -(b.wdl * torch::log_softmax(out.wdl, 1)).sum(1).mean()
+                                : (out.values - b.value).pow(2).mean();
+    if (out.moves_left.defined()) {
+      const torch::Tensor error =
+          torch::smooth_l1_loss(torch::log1p(out.moves_left), torch::log1p(b.moves_left), torch::Reduction::None)
+              .squeeze(1);
+      l.moves_left = (error * b.moves_left_mask).sum() / b.moves_left_mask.sum().clamp_min(1.0);
+    }
+    return l;
+  }
+  // The loss the optimizer minimises.
+  torch::Tensor total(const Losses& l) const {
+    torch::Tensor loss = l.policy + config.train.value_weight * l.value;
+    if (l.moves_left.defined()) loss = loss + config.train.moves_left_weight * l.moves_left;
+    return loss;
   }
 };
 
@@ -153,13 +166,15 @@ Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& c
       // A checkpoint without optimizer state (a fresh generation): start the optimizer anew.
     }
   }
+  impl_->move_to_device();
 }
 
 Trainer::~Trainer() = default;
 
 int64_t Trainer::step() const { return impl_->step; }
 
-TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::string& save_path, int save_every) {
+TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::string& save_path, int save_every,
+                           const std::function<void(int64_t step)>& saved) {
   Impl& t = *impl_;
   at::set_num_threads(t.config.train.threads);
   t.model->train();
@@ -169,7 +184,7 @@ TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::str
   std::vector<const Sample*> chosen(batch);
   std::vector<int> sym(size_t(batch), 0);
   const uint64_t views = t.symmetries.size() + 1;
-  double policy_sum = 0.0, value_sum = 0.0;
+  double policy_sum = 0.0, value_sum = 0.0, moves_left_sum = 0.0;
   for (int i = 0; i < steps; ++i) {
     // The batch depends only on the seed and the global step: resuming repeats it exactly.
     uint64_t rng = t.config.seed ^ (uint64_t(t.step + 1) * 0xD1B54A32D192ED03ull);
@@ -179,20 +194,24 @@ TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::str
     const Impl::Batch b = t.make_batch(chosen, sym);
     t.set_lr(t.learning_rate(t.step));
     t.optimizer->zero_grad();
-    auto [policy_loss, value_loss] = t.losses(b);
-    const torch::Tensor loss = policy_loss + t.config.train.value_weight * value_loss;
-    loss.backward();
+    const Impl::Losses l = t.losses(b);
+    t.total(l).backward();
     t.optimizer->step();
     ++t.step;
-    policy_sum += policy_loss.item<double>();
-    value_sum += value_loss.item<double>();
-    if (!save_path.empty() && save_every > 0 && t.step % save_every == 0) save_checkpoint(save_path, t.model, t.step, 0, t.optimizer.get());
+    policy_sum += l.policy.item<double>();
+    value_sum += l.value.item<double>();
+    if (l.moves_left.defined()) moves_left_sum += l.moves_left.item<double>();
+    if (!save_path.empty() && save_every > 0 && t.step % save_every == 0) {
+      save_checkpoint(save_path, t.model, t.step, 0, t.optimizer.get());
+      if (saved) saved(t.step);
+    }
   }
   r.steps = steps;
   r.step = t.step;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.policy_loss = steps ? policy_sum / steps : 0.0;
   r.value_loss = steps ? value_sum / steps : 0.0;
+  r.moves_left_loss = steps ? moves_left_sum / steps : 0.0;
   r.samples_per_s = r.seconds > 0 ? double(steps) * batch / r.seconds : 0.0;
   return r;
 }
@@ -205,22 +224,35 @@ Validation Trainer::validate(const std::vector<Sample>& samples) {
   torch::NoGradGuard no_grad;
   const int batch = 512;
   int top1 = 0, policy_n = 0;
-  double se = 0.0, ce = 0.0;
+  double se = 0.0, ce = 0.0, moves_left_error = 0.0, moves_left_n = 0.0;
   for (size_t at = 0; at < samples.size(); at += batch) {
     std::vector<const Sample*> chunk;
     for (size_t i = at; i < std::min(samples.size(), at + batch); ++i) chunk.push_back(&samples[i]);
-    const Impl::Batch b = t.make_batch(chunk, {}, true);  // value error against the game results
-    auto [logits, values] = t.model->forward(b.x);
+    // Padded to a power of two, so that the network sees few distinct batch
+    // shapes (oneDNN keeps compiled kernels per shape); only the first n rows count.
+    const int64_t n = int64_t(chunk.size());
+    while (chunk.size() & (chunk.size() - 1)) chunk.push_back(chunk.back());
+    Impl::Batch b = t.make_batch(chunk, {}, true);  // value error against the game results
+    const NetOutput out = t.model->forward(b.x);
+    torch::Tensor logits = out.policy, values = out.values;
+    torch::Tensor moves_left = out.moves_left;
+    for (torch::Tensor* x : {&logits, &values, &moves_left, &b.policy, &b.value, &b.mask, &b.moves_left, &b.moves_left_mask})
+      if (x->defined()) *x = x->narrow(0, 0, n);
     se += (values - b.value).pow(2).mean(1).sum().item<double>();
     ce += (-(b.policy * torch::log_softmax(logits, 1)).sum(1) * b.mask).sum().item<double>();
     const torch::Tensor hit = (logits.argmax(1) == b.policy.argmax(1)).to(torch::kFloat) * b.mask;
     top1 += int(hit.sum().item<float>());
     policy_n += int(b.mask.sum().item<float>());
+    if (moves_left.defined()) {
+      moves_left_error += ((moves_left - b.moves_left).abs().squeeze(1) * b.moves_left_mask).sum().item<double>();
+      moves_left_n += b.moves_left_mask.sum().item<double>();
+    }
   }
   v.samples = int(samples.size());
   v.value_mse = se / double(samples.size());
   v.policy_top1 = policy_n ? double(top1) / policy_n : 0.0;
   v.policy_loss = policy_n ? ce / policy_n : 0.0;
+  v.moves_left_mae = moves_left_n > 0 ? moves_left_error / moves_left_n : -1.0;
   t.model->train();
   return v;
 }
@@ -230,22 +262,30 @@ double Trainer::bench_synthetic(int steps) {
   at::set_num_threads(t.config.train.threads);
   // A copy, so that the real model and optimizer stay untouched.
   PolicyValueNet model = make_model(t.config.model, t.model->identity, 7);
+  model->to(t.device);
   torch::optim::SGD opt(model->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
   const int batch = t.config.train.batch_size;
-  const torch::Tensor x = torch::rand({batch, t.spec.channels(), t.spec.height, t.spec.width});
-  const torch::Tensor target = torch::softmax(torch::rand({batch, t.game.num_actions()}), 1);
-  const torch::Tensor value = torch::rand({batch, t.game.num_players()}) * 2 - 1;
+  const auto on = torch::TensorOptions().device(t.device);
+  const torch::Tensor x = torch::rand({batch, t.spec.channels(), t.spec.height, t.spec.width}, on);
+  const torch::Tensor target = torch::softmax(torch::rand({batch, t.game.num_actions()}, on), 1);
+  const torch::Tensor value = torch::rand({batch, t.game.num_players()}, on) * 2 - 1;
   const auto run = [&] {
     opt.zero_grad();
-    auto [logits, values] = model->forward(x);
+    const NetOutput out = model->forward(x);
+    const torch::Tensor &logits = out.policy, &values = out.values;
     const torch::Tensor loss =
         -(target * torch::log_softmax(logits, 1)).sum(1).mean() + (values - value).pow(2).mean();
     loss.backward();
     opt.step();
   };
+  const auto finish = [&] {  // GPU work is asynchronous: wait for it
+    if (t.device.is_cuda()) torch::cuda::synchronize();
+  };
   run();  // warm up
+  finish();
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < steps; ++i) run();
+  finish();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return double(steps) * batch / s;
 }

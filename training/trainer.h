@@ -1,34 +1,27 @@
 #pragma once
-// Training from self-play shards: a replay window of the most recent shards,
-// batches drawn across files, policy cross-entropy (full searches only) plus
-// value error, SGD with momentum or AdamW, warm-up and step decay, symmetry
-// augmentation where the variant declares it; checkpoints carry the
-// optimizer state and step, so a killed run resumes exactly (batches depend
-// only on the seed and the step). This header holds no LibTorch.
+// Training from self-play samples: batches drawn from a replay window,
+// policy cross-entropy (full searches only) plus value error, SGD with
+// momentum or AdamW, warm-up and step decay, symmetry augmentation where the
+// variant declares it; checkpoints carry the optimizer state and step, so a
+// killed run resumes exactly (batches depend only on the seed and the step).
+// This header holds no LibTorch.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "game/game.h"
-#include "selfplay/sample.h"
 #include "training/run_config.h"
+#include "training/window.h"
 
 namespace vzero {
-
-// The samples of the most recent shards, split into training and held-out games.
-struct ReplayWindow {
-  ShardMeta meta;
-  std::vector<Sample> train, validation;
-  int shards = 0;
-};
-// Reads the newest shards of dir until window samples (every shard must fit game; throws Error otherwise).
-ReplayWindow load_window(const Game& game, const std::string& dir, int window, double holdout_fraction);
 
 struct TrainReport {
   int64_t step = 0;             // global step after training
   int steps = 0;                // steps this call
-  double policy_loss = 0.0, value_loss = 0.0;  // means over the call
+  double policy_loss = 0.0, value_loss = 0.0;  // means over the call (value: MSE, or the wdl cross-entropy)
+  double moves_left_loss = 0.0;                // models with a moves-left head
   double samples_per_s = 0.0;
   double seconds = 0.0;
 };
@@ -37,6 +30,7 @@ struct Validation {
   double policy_top1 = 0.0;  // share of held-out full-search samples whose most visited action the net ranks first
   double value_mse = 0.0;    // mean squared error of values against results
   double policy_loss = 0.0;
+  double moves_left_mae = -1.0;  // mean absolute error of the moves-left head in plies (-1: no head)
   int samples = 0;
 };
 
@@ -48,8 +42,10 @@ class Trainer {
   ~Trainer();
 
   // Runs steps optimizer steps on window.train; saves to save_path every
-  // save_every steps (0: never) so that a killed run can resume.
-  TrainReport train(const ReplayWindow& window, int steps, const std::string& save_path = "", int save_every = 0);
+  // save_every steps (0: never) so that a killed run can resume, calling
+  // saved(step) after each such save.
+  TrainReport train(const ReplayWindow& window, int steps, const std::string& save_path = "", int save_every = 0,
+                    const std::function<void(int64_t step)>& saved = {});
   Validation validate(const std::vector<Sample>& samples);
   // Raw forward+backward samples/s on synthetic tensors of the same shapes (the ceiling).
   double bench_synthetic(int steps);

@@ -1,0 +1,336 @@
+// The UCI engine's commands, options and positions.
+#include "frontend/uci.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include "game/error.h"
+
+namespace vzero {
+
+namespace {
+
+constexpr int64_t kDefaultVisits = 800;  // a `go` without any limit
+constexpr int64_t kMoveOverheadMs = 30;  // kept back from the clock for communication
+
+// The words of a line.
+std::vector<std::string> split(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+// s in lower case (ASCII).
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// words[from, to) joined by single spaces.
+std::string join(const std::vector<std::string>& words, size_t from, size_t to) {
+  std::string out;
+  for (size_t i = from; i < to && i < words.size(); ++i) out += (out.empty() ? "" : " ") + words[i];
+  return out;
+}
+
+// An integer in [lo, hi] (throws Error naming what).
+int64_t parse_int(const std::string& text, int64_t lo, int64_t hi, const std::string& what) {
+  size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  check(used == text.size() && used > 0, what + ": '" + text + "' is not an integer");
+  check(v >= lo && v <= hi,
+        what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v;
+}
+
+// The UCI_Variant values: vzero's 2-player variant ids.
+std::vector<std::string> two_player_variants() {
+  std::vector<std::string> ids;
+  for (const std::string& id : game_ids())
+    if (game_by_id(id).num_players() == 2) ids.push_back(id);
+  return ids;
+}
+
+const std::vector<std::string> kEvaluators = {"constant", "heuristic", "rollout"};
+
+// Whether w names a part of a `go` command.
+bool is_go_keyword(const std::string& w) {
+  static const std::vector<std::string> keys = {"searchmoves", "ponder", "wtime",     "btime",
+                                                "winc",        "binc",   "movestogo", "depth",
+                                                "nodes",       "mate",   "movetime",  "infinite"};
+  return std::find(keys.begin(), keys.end(), w) != keys.end();
+}
+
+}  // namespace
+
+UciEngine::UciEngine(Sink out, std::vector<std::string> model_dirs)
+    : out_(std::move(out)), model_dirs_(std::move(model_dirs)) {
+  position_ = game().new_state();
+}
+
+UciEngine::~UciEngine() { job_.reset(); }
+
+void UciEngine::send(const std::string& line) {
+  std::lock_guard<std::mutex> lock(out_mutex_);
+  out_(line);
+}
+
+const Game& UciEngine::game() const { return game_by_id(variant_); }
+
+void UciEngine::wait() {
+  if (job_) job_->wait();
+}
+
+void UciEngine::finish() {
+  if (job_ && job_->infinite()) job_->stop();
+  wait();
+}
+
+bool UciEngine::handle_line(const std::string& line) {
+  try {
+    const std::vector<std::string> words = split(line);
+    if (words.empty()) return true;
+    const std::string& cmd = words[0];
+    if (cmd == "quit") {
+      stop_search();
+      return false;
+    }
+    if (cmd == "uci") {
+      uci();
+    } else if (cmd == "isready") {
+      engine();
+      send("readyok");
+    } else if (cmd == "setoption") {
+      set_option(words);
+    } else if (cmd == "ucinewgame") {
+      position_ = game().new_state();
+    } else if (cmd == "position") {
+      set_position(words);
+    } else if (cmd == "go") {
+      go(words);
+    } else if (cmd == "stop") {
+      stop_search();
+    } else if (cmd == "ponderhit") {
+      send("info string ponder is not supported");
+    } else if (cmd == "d") {
+      std::istringstream diagram(position_->to_text());
+      for (std::string l; std::getline(diagram, l);) send(l);
+    } else {
+      send("info string unknown command '" + cmd + "'");
+    }
+  } catch (const std::exception& e) {
+    send(std::string("info string ") + e.what());
+  }
+  return true;
+}
+
+void UciEngine::uci() {
+  send("id name vzero");
+  send("id author the vzero authors");
+  std::string variants = "option name UCI_Variant type combo default " + variant_;
+  for (const std::string& id : two_player_variants()) variants += " var " + id;
+  send(variants);
+  send("option name Model type string default auto");
+  std::string evaluators =
+      "option name Evaluator type combo default " + std::string(kFallbackEvaluator);
+  for (const std::string& e : kEvaluators) evaluators += " var " + e;
+  send(evaluators);
+  send("option name Threads type spin default 1 min 1 max 64");
+  send("option name Nodes type spin default 0 min 0 max 100000000");
+  send("option name MultiPV type spin default 1 min 1 max 256");
+  send("option name UCI_ShowWDL type check default true");
+  send("uciok");
+}
+
+void UciEngine::set_option(const std::vector<std::string>& words) {
+  const auto value_at = std::find(words.begin(), words.end(), "value");
+  check(words.size() >= 3 && words[1] == "name", "usage: setoption name NAME [value VALUE]");
+  const size_t v = size_t(value_at - words.begin());
+  const std::string name = lower(join(words, 2, v));
+  const std::string value = join(words, v + 1, words.size());
+  if (name == "uci_variant") {
+    const std::vector<std::string> ids = two_player_variants();
+    check(std::find(ids.begin(), ids.end(), value) != ids.end(),
+          "unknown UCI_Variant '" + value + "' (see the option's vars)");
+    variant_ = value;
+    position_ = game().new_state();
+    engine_.reset();
+  } else if (name == "model") {
+    model_ = value;
+    engine_.reset();
+  } else if (name == "evaluator") {
+    check(std::find(kEvaluators.begin(), kEvaluators.end(), value) != kEvaluators.end(),
+          "unknown Evaluator '" + value + "' (constant, heuristic or rollout)");
+    evaluator_ = value;
+    engine_.reset();
+  } else if (name == "threads") {
+    threads_ = int(parse_int(value, 1, 64, "Threads"));
+  } else if (name == "nodes") {
+    nodes_ = parse_int(value, 0, 100000000, "Nodes");
+  } else if (name == "multipv") {
+    multipv_ = int(parse_int(value, 1, 256, "MultiPV"));
+  } else if (name == "uci_showwdl") {
+    check(value == "true" || value == "false", "UCI_ShowWDL must be true or false");
+    show_wdl_ = value == "true";
+  } else {
+    throw Error("unknown option '" + join(words, 2, v) + "'");
+  }
+}
+
+void UciEngine::set_position(const std::vector<std::string>& words) {
+  check(words.size() >= 2 && (words[1] == "startpos" || words[1] == "fen"),
+        "usage: position startpos|fen FEN [moves M...]");
+  const auto moves_at = std::find(words.begin(), words.end(), "moves");
+  const size_t m = size_t(moves_at - words.begin());
+  std::unique_ptr<GameState> s;
+  if (words[1] == "startpos") {
+    check(m == 2 || words.size() == 2, "position startpos: expected 'moves' after startpos");
+    s = game().new_state();
+  } else {
+    const std::string fen = join(words, 2, m);
+    check(!fen.empty(), "position fen: the FEN is missing");
+    s = game().new_state(fen);
+  }
+  for (size_t i = m + 1; i < words.size(); ++i) {
+    try {
+      s->apply(s->text_to_action(words[i]));
+    } catch (const Error& e) {
+      send("info string illegal move '" + words[i] + "' (" + e.what() +
+           "): the position stops before it");
+      break;
+    }
+  }
+  position_ = std::move(s);
+}
+
+namespace {
+
+// The limits a `go` command names.
+struct GoArgs {
+  int64_t clock[2] = {-1, -1}, inc[2] = {0, 0};  // per side (seat 0 = w); -1: no clock
+  int64_t movestogo = 0, movetime = 0, nodes = 0;
+  bool infinite = false;
+  bool depth_or_mate = false;  // limits a PUCT search does not have
+};
+
+// Reads `go ...`; what it cannot use goes to warn (as "info string" text).
+GoArgs parse_go(const std::vector<std::string>& words,
+                const std::function<void(const std::string&)>& warn) {
+  GoArgs g;
+  for (size_t i = 1; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w == "infinite") {
+      g.infinite = true;
+    } else if (w == "ponder") {
+      warn("ponder is not supported: searching normally");
+    } else if (w == "searchmoves") {
+      warn("searchmoves is not supported: searching every move");
+      while (i + 1 < words.size() && !is_go_keyword(words[i + 1])) ++i;
+    } else if (!is_go_keyword(w) || i + 1 >= words.size()) {
+      warn("go: ignoring '" + w + "'");
+    } else {
+      try {
+        const int64_t v = parse_int(words[++i], 0, int64_t(1) << 50, "go " + w);
+        int64_t* field = w == "wtime"       ? &g.clock[0]
+                         : w == "btime"     ? &g.clock[1]
+                         : w == "winc"      ? &g.inc[0]
+                         : w == "binc"      ? &g.inc[1]
+                         : w == "movestogo" ? &g.movestogo
+                         : w == "movetime"  ? &g.movetime
+                         : w == "nodes"     ? &g.nodes
+                                            : nullptr;
+        if (field)
+          *field = v;
+        else
+          g.depth_or_mate = true;
+      } catch (const Error& e) {
+        warn(e.what());
+      }
+    }
+  }
+  return g;
+}
+
+// The limits of a search for `side` (0 or 1): nodes, and a time budget from
+// movetime and the clock (time/movestogo + 3/4 inc, kept under the clock).
+SearchLimits limits_of(const GoArgs& g, int side, int64_t nodes_option) {
+  SearchLimits limits;
+  limits.infinite = g.infinite;
+  limits.nodes = g.nodes > 0 ? g.nodes : nodes_option;
+  if (g.movetime > 0) limits.time_ms = std::max<int64_t>(1, g.movetime - 5);
+  if (g.clock[side] >= 0) {
+    const int64_t mine = g.clock[side];
+    const int64_t moves = g.movestogo > 0 ? std::min<int64_t>(g.movestogo, 50) : 30;
+    const int64_t budget = mine / moves + g.inc[side] * 3 / 4;
+    const int64_t t = std::max<int64_t>(1, std::min(budget, mine - kMoveOverheadMs));
+    limits.time_ms = limits.time_ms > 0 ? std::min(limits.time_ms, t) : t;
+  }
+  if (!g.infinite && limits.nodes == 0 && limits.time_ms == 0) limits.nodes = kDefaultVisits;
+  return limits;
+}
+
+}  // namespace
+
+void UciEngine::go(const std::vector<std::string>& words) {
+  if (job_ && !job_->done()) {
+    send("info string already searching (send stop first)");
+    return;
+  }
+  job_.reset();
+  if (position_->is_terminal()) {
+    send("info string the game is over (" + position_->end_reason() + ")");
+    send("bestmove (none)");
+    return;
+  }
+  const GoArgs args = parse_go(words, [this](const std::string& w) { send("info string " + w); });
+  const SearchLimits limits = limits_of(args, position_->current_player() == 0 ? 0 : 1, nodes_);
+  if (args.depth_or_mate && limits.nodes == kDefaultVisits && limits.time_ms == 0)
+    send("info string depth and mate limits are not supported: searching " +
+         std::to_string(kDefaultVisits) + " playouts");
+  job_ = std::make_unique<SearchJob>(*position_, engine(), limits, threads_,
+                                     InfoOptions{multipv_, show_wdl_},
+                                     [this](const std::string& line) { send(line); });
+}
+
+void UciEngine::stop_search() {
+  if (!job_) return;
+  job_->stop();
+  job_->wait();
+}
+
+const Engine& UciEngine::engine() {
+  if (engine_) return *engine_;
+  const SearchConfig base;
+  std::string path = model_;
+  if (lower(model_) == "auto") path = shipped_model(variant_, model_dirs_);
+  if (lower(path) == "none" || path == "<empty>") path.clear();
+  if (!path.empty()) {
+    try {
+      check(path.find(',') == std::string::npos, "a model path may not contain ','");
+      PlayerContext ctx;
+      ctx.game = &game();
+      ctx.search = base;
+      ctx.seed = 1;
+      const std::unique_ptr<Player> player = make_player("net:model=" + path, ctx);
+      engine_ = std::make_unique<Engine>(engine_of(*player, base, 1));
+      send("info string " + variant_ + ": model " + path);
+      return *engine_;
+    } catch (const std::exception& e) {
+      send("info string cannot use model '" + path + "': " + e.what() +
+           "; searching without a network");
+    }
+  }
+  engine_ = std::make_unique<Engine>(basic_engine(evaluator_, base, 1));
+  send("info string " + variant_ + ": no model, network-free search (" + evaluator_ +
+       " evaluator)");
+  return *engine_;
+}
+
+}  // namespace vzero

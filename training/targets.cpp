@@ -1,0 +1,51 @@
+// Training targets and the window's size.
+#include "training/targets.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "net/value_seats.h"
+
+namespace vzero {
+
+double root_value_share(const Sample& s, const TrainConfig& c) {
+  if (c.value_target == "result") return 0.0;
+  if (c.value_target == "root") return 1.0;
+  if (c.value_target == "phase" && s.moves_left >= 0) {
+    const double length = double(s.ply + s.moves_left);
+    return length > 0 ? c.root_value_weight * double(s.moves_left) / length : 0.0;
+  }
+  return c.root_value_weight;
+}
+
+SampleTargets sample_targets(const Sample& s, const TrainConfig& c, bool results_only) {
+  const size_t players = s.result.size();
+  const double share = results_only || s.root_value.size() != players ? 0.0 : root_value_share(s, c);
+  SampleTargets t;
+  t.value.resize(players);
+  for (size_t r = 0; r < players; ++r) {
+    const size_t seat = size_t(value_output_seat(s.player, int(r), int(players)));
+    const double q = share > 0.0 ? s.root_value[seat] : 0.0;
+    t.value[r] = float((1.0 - share) * s.result[seat] + share * q);
+  }
+  // Win/draw/loss of the player to act: the result's class, with the root value's share as
+  // a win or loss in proportion to its sign (a search value says nothing of draws).
+  const double result = s.result[size_t(s.player)];
+  const double q = share > 0.0 ? s.root_value[size_t(s.player)] : 0.0;
+  const double win = (1.0 - share) * (result > 0.0 ? 1.0 : 0.0) + share * std::max(q, 0.0);
+  const double loss = (1.0 - share) * (result < 0.0 ? 1.0 : 0.0) + share * std::max(-q, 0.0);
+  t.wdl = {float(win), float(std::max(0.0, 1.0 - win - loss)), float(loss)};
+  t.moves_left = s.moves_left >= 0 ? float(s.moves_left) : -1.0f;
+  return t;
+}
+
+int64_t window_size(const TrainConfig& c, int64_t total) {
+  if (!c.window_growth) return c.window_positions;
+  const double min = c.window_min;
+  if (double(total) <= min) return std::min<int64_t>(c.window_positions, c.window_min);
+  const double a = c.window_exponent;
+  const double grown = min * (1.0 + c.window_slope * (std::pow(double(total) / min, a) - 1.0) / a);
+  return std::min<int64_t>(c.window_positions, int64_t(grown));
+}
+
+}  // namespace vzero

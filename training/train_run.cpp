@@ -1,0 +1,85 @@
+// The train command and the loop's training step.
+#include "training/train_run.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <ostream>
+#include <sstream>
+
+#include "game/error.h"
+#include "training/run_dir.h"
+#include "training/targets.h"
+
+namespace vzero {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The training a target file fixes: for which generation (0: `vzero train`) and up to which step.
+struct TrainTarget {
+  int generation = -1;  // -1: no target yet
+  int64_t step = 0;
+};
+
+TrainTarget read_target(const std::string& path) {
+  TrainTarget t;
+  if (!fs::exists(path)) return t;
+  std::istringstream in(read_text_file(path));
+  std::string g, s;
+  if (!(in >> g >> t.generation >> s >> t.step) || g != "generation" || s != "target" || t.generation < 0 ||
+      t.step < 0)
+    throw Error("'" + path + "' is malformed (expected 'generation G target STEP')");
+  return t;
+}
+
+}  // namespace
+
+TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, std::ostream& log,
+                          const TrainRequest& request) {
+  const int generation = request.generation;
+  const Game& game = game_by_id(config.variant);
+  const fs::path dir(run_dir);
+  prepare_run_dir(config, run_dir);
+  const fs::path train = dir / "models" / "train.pt";
+  const std::string target_file = (dir / "models" / "train-target.txt").string();
+  Trainer trainer(game, config, fs::exists(train) ? train.string() : "");
+  const std::string shards = (dir / "shards").string();
+  const int64_t size = window_size(config.train, config.train.window_growth ? count_positions(shards) : 0);
+  const ReplayWindow window =
+      load_window(game, shards, size, config.train.holdout_fraction, config.train.bootstrap_share);
+  // The target step is fixed when a training starts, so that a restart finishes
+  // the same training; a generation of the loop trains once, however often it restarts.
+  TrainTarget target = read_target(target_file);
+  const bool resume = generation > 0 ? target.generation == generation
+                                     : target.generation == 0 && target.step > trainer.step();
+  if (resume && target.step < trainer.step())
+    throw Error("'" + target_file + "' names step " + std::to_string(target.step) + " but the trainer is at step " +
+                std::to_string(trainer.step()));
+  if (!resume) {
+    const double fresh = request.new_positions > 0 ? double(request.new_positions) : double(window.train.size());
+    const int steps = config.train.steps > 0
+                          ? config.train.steps
+                          : std::max(1, int(config.train.sample_reuse * fresh / config.train.batch_size));
+    target = TrainTarget{generation, trainer.step() + steps};
+    write_text_file(target_file,
+                    "generation " + std::to_string(generation) + " target " + std::to_string(target.step) + "\n");
+  }
+  TrainOutcome out;
+  const TrainReport& r = out.report = trainer.train(window, int(target.step - trainer.step()), train.string(), 50, request.saved);
+  // Validated before the save, so that only a kill in the instant between the
+  // save and the caller's record of the outcome leaves it unknown.
+  const Validation& v = out.validation = trainer.validate(window.validation);
+  trainer.save(train.string(), 0);
+  std::ostringstream line;
+  line << "train step " << r.step << " steps " << r.steps << " samples " << window.train.size() << " shards "
+       << window.shards << " policy_loss " << r.policy_loss << " value_loss " << r.value_loss << " samples_per_s "
+       << r.samples_per_s << " val_top1 " << v.policy_top1 << " val_value_mse " << v.value_mse;
+  if (v.moves_left_mae >= 0.0)
+    line << " moves_left_loss " << r.moves_left_loss << " val_moves_left_mae " << v.moves_left_mae;
+  out.line = line.str();
+  log << out.line << std::endl;
+  return out;
+}
+
+}  // namespace vzero

@@ -1,0 +1,36 @@
+#pragma once
+// `vzero train` and the loop's training step: the continuous trainer of a run
+// folder (models/train.pt) trained on its shards up to a target step fixed
+// when the training starts, so that a killed training resumes exactly. No LibTorch.
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+#include "training/run_config.h"
+#include "training/trainer.h"
+
+namespace vzero {
+
+struct TrainOutcome {
+  TrainReport report;
+  Validation validation;  // of the trained model on the held-out games
+  std::string line;       // a one-line summary
+};
+
+// What a caller asks of a training besides the config.
+struct TrainRequest {
+  int64_t new_positions = 0;  // samples new since the last training (0: the whole window)
+  // > 0: the loop's training of that generation, which runs to its target
+  // once, however often it is called; 0: a new training unless one is unfinished.
+  int generation = 0;
+  std::function<void(int64_t step)> saved;  // called after each periodic save of train.pt
+};
+
+// Trains the model of run_dir/models/train.pt (or a fresh one) on run_dir/shards,
+// resuming an interrupted training exactly. Steps: train.steps if set, else
+// sample_reuse * new_positions / batch_size.
+TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, std::ostream& log,
+                          const TrainRequest& request = {});
+
+}  // namespace vzero

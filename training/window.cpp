@@ -1,0 +1,86 @@
+// The replay window.
+#include "training/window.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "game/error.h"
+#include "game/zobrist.h"
+#include "net/model_config.h"
+#include "selfplay/shard.h"
+
+namespace vzero {
+
+namespace {
+
+// A game's place in [0, 1), fixed by its id (held-out games, the bootstrap's kept subset).
+double game_fraction(int64_t game_id, uint64_t salt) {
+  uint64_t h = uint64_t(game_id) * 0x9E3779B97F4A7C15ull ^ salt;
+  return double(splitmix64(h) >> 11) * 0x1.0p-53;
+}
+
+// Drops generation-0 games beyond share of part (by their fixed fraction, so the same ones each time).
+void cap_bootstrap(std::vector<Sample>& part, double share) {
+  if (share >= 1.0) return;
+  int64_t bootstrap = 0;
+  for (const Sample& s : part) bootstrap += s.generation == 0;
+  const int64_t rest = int64_t(part.size()) - bootstrap;
+  if (bootstrap == 0 || rest == 0) return;  // nothing to cap, or nothing else to train on
+  const double keep = std::min(1.0, share * double(rest) / ((1.0 - share) * double(bootstrap)));
+  part.erase(std::remove_if(part.begin(), part.end(),
+                            [&](const Sample& s) { return s.generation == 0 && game_fraction(s.game_id, 0xb0075) >= keep; }),
+             part.end());
+}
+
+}  // namespace
+
+int64_t count_positions(const std::string& dir) {
+  int64_t n = 0;
+  for (const std::string& p : list_shards(dir)) n += read_shard_counts(p).samples;
+  return n;
+}
+
+ReplayWindow load_window(const Game& game, const std::string& dir, int64_t window, double holdout_fraction,
+                         double bootstrap_share) {
+  ReplayWindow w;
+  std::vector<std::string> shards = list_shards(dir);
+  const ModelIdentity id = ModelIdentity::of(game);
+  int64_t total = 0;
+  std::unordered_set<int64_t> seen;  // games of the shards read so far (newer ones first)
+  for (auto it = shards.rbegin(); it != shards.rend() && total < window; ++it) {
+    ShardData d = read_shard(*it);
+    if (d.meta.variant != id.variant || d.meta.rules_hash != id.rules_hash || d.meta.encoding_hash != id.encoding_hash)
+      throw Error("shard '" + *it + "' was written for another variant, rules file or encoding");
+    w.meta = d.meta;
+    ++w.shards;
+    std::unordered_map<int64_t, int> here;  // game -> its plies
+    for (const GameRecord& g : d.games)
+      if (!seen.count(g.game_id)) here[g.game_id] = int(g.actions.size());  // a game written twice counts once
+    for (Sample& s : d.samples) {
+      const auto game_of = here.find(s.game_id);
+      if (game_of == here.end()) continue;
+      s.moves_left = std::max(0, game_of->second - s.ply);
+      const bool held_out = game_fraction(s.game_id, 0) < holdout_fraction;
+      (held_out ? w.validation : w.train).push_back(std::move(s));
+      ++total;
+    }
+    for (const auto& g : here) seen.insert(g.first);
+  }
+  cap_bootstrap(w.train, bootstrap_share);
+  if (w.train.empty()) throw Error("no training samples in '" + dir + "'");
+  // A total order, whatever order the files were found in: batches (drawn by
+  // index from the seed and step) then repeat exactly on a resumed or copied
+  // run. Each (game, ply) once.
+  const auto by_game_and_ply = [](const Sample& a, const Sample& b) {
+    return a.game_id != b.game_id ? a.game_id < b.game_id : a.ply < b.ply;
+  };
+  const auto same_position = [](const Sample& a, const Sample& b) { return a.game_id == b.game_id && a.ply == b.ply; };
+  for (std::vector<Sample>* part : {&w.train, &w.validation}) {
+    std::stable_sort(part->begin(), part->end(), by_game_and_ply);
+    part->erase(std::unique(part->begin(), part->end(), same_position), part->end());
+  }
+  return w;
+}
+
+}  // namespace vzero

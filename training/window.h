@@ -1,0 +1,26 @@
+#pragma once
+// The replay window: the samples of the newest shards, split by game into
+// training and held-out samples, in a canonical order. No LibTorch.
+#include <string>
+#include <vector>
+
+#include "game/game.h"
+#include "selfplay/sample.h"
+
+namespace vzero {
+
+// The samples of the most recent shards, split into training and held-out games.
+struct ReplayWindow {
+  ShardMeta meta;
+  std::vector<Sample> train, validation;
+  int shards = 0;
+};
+// Reads the newest shards of dir until window samples (every shard must fit game; throws Error
+// otherwise). Samples know their moves left. Generation-0 games (the bootstrap) keep at most
+// bootstrap_share of the window: a fixed subset of them by game id when they would take more.
+ReplayWindow load_window(const Game& game, const std::string& dir, int64_t window, double holdout_fraction,
+                         double bootstrap_share = 1.0);
+// The samples of every complete shard in dir (from their attributes).
+int64_t count_positions(const std::string& dir);
+
+}  // namespace vzero
