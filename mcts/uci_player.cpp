@@ -15,9 +15,8 @@ std::string same(const std::string& text) { return text; }
 
 // Variants whose move texts and FEN are Fairy-Stockfish's own: squares
 // a1.. with ranks counted from 1 (a10 on 10-rank boards), promotions as a
-// lower-case suffix, castling as the king's two-square move. Losalamos,
-// shogi and minishogi use Fairy-Stockfish's texts as well (drops "P@e5",
-// promotions "+"); their rows serve once those variants are built in.
+// lower-case suffix, castling as the king's two-square move; shogi and
+// minishogi: drops "P@e5", promotions "+", hands "[...]" in the FEN.
 const std::vector<UciVariantMap>& variant_table() {
   static const std::vector<UciVariantMap> table = {
       {"chess", "chess", same, same, same},         {"grand", "grand", same, same, same},

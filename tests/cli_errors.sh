@@ -75,6 +75,8 @@ expect_error perft --variant shogi --fen "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPP
 expect_error perft --variant shogi --fen "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK+GSNL b - 1" --depth 1
 expect_error perft --variant shogi --fen "4k4/9/9/9/9/9/9/9/4K4[P] w - - 0 1" --moves "P@e1" --depth 1
 expect_error perft --variant shogi --fen "4k4/9/9/9/9/9/4P4/9/4K4[P] w - - 0 1" --moves "P@e5" --depth 1
+expect_error perft --variant shogi --fen "4k4/9/9/9/9/9/4P4/4P4/4K4[] w - - 0 1" --depth 1
+expect_error perft --variant minishogi --fen "2k2/5/5/5/K4[] w - - x 1" --depth 1
 expect_error perft --variant shogi --moves "e1e2+" --depth 1
 expect_error perft --variant shogi --fen "4k4/9/4G4/9/9/9/9/9/4K4[] w - - 0 1" --moves "e7e8+" --depth 1
 expect_error perft --variant shogi --moves "h3h4+" --depth 1

@@ -189,6 +189,32 @@ TEST_CASE(
   CHECK(std::chrono::duration<double>(Lines::Clock::now() - quit_sent).count() < 2.0);
 }
 
+TEST_CASE("uci: shogi and minishogi under fairy-stockfish's names, drops and promotions",
+          "[frontend][uci][shogi]") {
+  Lines out;
+  UciEngine uci(out.sink(), {});
+  uci.handle_line("uci");
+  REQUIRE(out.wait_for("uciok", 0, 1.0) >= 0);
+  bool offered = false;
+  for (const std::string& l : out.since(0))
+    offered |= l.rfind("option name UCI_Variant", 0) == 0 &&
+               l.find(" var shogi") != std::string::npos &&
+               l.find(" var minishogi") != std::string::npos;
+  CHECK(offered);
+  uci.handle_line("setoption name UCI_Variant value minishogi");
+  // A rook promotes into the zone, the king steps, a pawn is dropped.
+  const std::string fen = "2k2/P4/5/5/K3R[Pb] w - - 0 1";
+  const size_t from = out.size();
+  uci.handle_line("position fen " + fen + " moves e1e5+ c5b4 P@c3");
+  uci.handle_line("go nodes 100");
+  const int best = out.wait_for("bestmove", from, 30.0);
+  REQUIRE(best >= 0);
+  for (const std::string& l : out.since(from)) CHECK(l.find("illegal") == std::string::npos);
+  auto s = game_by_id("minishogi").new_state(fen);
+  vzero::testing::play(*s, {"e1e5+", "c5b4", "P@c3"});
+  CHECK(contains(vzero::testing::texts(*s), field(out.at(best), "bestmove")));
+}
+
 TEST_CASE("uci: bad input gets info string and the engine carries on", "[frontend][uci]") {
   Lines out;
   UciEngine uci(out.sink(), {});

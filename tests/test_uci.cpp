@@ -81,7 +81,8 @@ bool any_in_groups(const std::set<long>& groups) {
 
 }  // namespace
 
-TEST_CASE("uci: vzero's legal moves are fairy-stockfish's, for chess and grand", "[uci]") {
+TEST_CASE("uci: vzero's legal moves are fairy-stockfish's, for chess, grand and Los Alamos",
+          "[uci]") {
   const std::vector<std::pair<std::string, std::string>> positions = {
       {"chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
       {"chess", "r3k2r/pppq1ppp/2n2n2/3pp3/1bB1P3/2NP1N2/PPPBQPPP/R3K2R w KQkq - 0 8"},  // castling
@@ -97,6 +98,8 @@ TEST_CASE("uci: vzero's legal moves are fairy-stockfish's, for chess and grand",
       {"grand",
        "r8r/1nbqkcabn1/ppp1pppppp/10/3pP5/10/10/PPPP1PPPPP/1NBQKCABN1/R8R w - d7 0 3"},  // en
                                                                                          // passant
+      {"losalamos", "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1"},
+      {"losalamos", "1k4/3P2/6/2n3/1p1K2/6 w - - 0 1"},  // promotions
   };
   for (const auto& [variant, fen] : positions) {
     INFO(variant << " " << fen);
@@ -106,9 +109,41 @@ TEST_CASE("uci: vzero's legal moves are fairy-stockfish's, for chess and grand",
   }
 }
 
-TEST_CASE("uci: fairy-stockfish beats a random player at chess and grand without a forfeit",
-          "[uci]") {
-  for (const std::string variant : {"chess", "grand"}) {
+// Shogi's and minishogi's texts: drops "P@e5" (no pawn drop on a file with an
+// unpromoted pawn), promotions "+" where optional, compulsory on the last ranks.
+// The positions have no pawn drop that mates: fairy-stockfish 11.1 lists those
+// (SH-10 forbids them; tests/test_shogi.cpp).
+TEST_CASE("uci: vzero's legal moves are fairy-stockfish's, for shogi and minishogi", "[uci][shogi]") {
+  const std::vector<std::pair<std::string, std::string>> positions = {
+      {"shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1"},
+      {"shogi", "4k4/P8/2P6/5N3/9/9/9/9/4K4[SPpg] w - - 0 1"},  // compulsory and optional "+"
+      {"shogi",
+       "2s5l/1+P1pp3P/l1k3pg1/p2g1N1pp/1GnPBpsn1/Lp4SRG/4P1P2/2K5L/1+p1SB3r[Pnppp] w - - 4 88"},
+      {"shogi",
+       "l1r3n1l/3+R1kbs1/n2B4p/P1ppp1pP1/L1PP5/1P3G2P/2G1P1n2/3KG4/2S1S3+n[GPPPPPPls] b - - 1 55"},
+      {"minishogi", "rbsgk/4p/5/P4/KGSBR[] w - - 0 1"},
+      {"minishogi", "2k2/P4/5/5/K3R[Pb] w - - 0 1"},  // a8a9+ compulsory, e1e5 either
+      {"minishogi", "2k2/P4/5/5/K3R[Pb] b - - 0 1"},
+      {"minishogi", "2sb1/+P1k1r/1gB2/4r/1K3[PSg] b - - 0 32"},
+      {"minishogi", "4k/g2sp/1G3/K1+B1r/3+p1[Rsb] b - - 1 17"},
+  };
+  int drops = 0, promotions = 0;
+  for (const auto& [variant, fen] : positions) {
+    INFO(variant << " " << fen);
+    const std::set<std::string> ours = vzero_moves(variant, fen);
+    CHECK(ours.size() > 3);
+    CHECK(ours == engine_moves(variant, fen));
+    for (const std::string& m : ours) {
+      drops += m.find('@') != std::string::npos;
+      promotions += m.back() == '+';
+    }
+  }
+  CHECK(drops > 100);
+  CHECK(promotions > 8);
+}
+
+TEST_CASE("uci: fairy-stockfish beats a random player without a forfeit", "[uci]") {
+  for (const std::string variant : {"chess", "grand", "losalamos", "minishogi"}) {
     const std::string record = (testing::temp_dir("uci-" + variant) / "games.jsonl").string();
     const ArenaResult r = match(variant, "uci:cmd=" + kFairy + ",depth=1", 4, record);
     INFO(variant << " " << r.summary());
