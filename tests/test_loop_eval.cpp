@@ -256,6 +256,7 @@ TEST_CASE("loop: opponents that cannot play are refused before the run starts", 
   config.loop.anchors = {"uci:cmd=/no/such/engine"};
   CHECK_THROWS_WITH(prepare_loop_matches(game_by_id("attrition"), config, dir.string()),
                     Catch::Contains("uci:cmd=/no/such/engine"));
+  CHECK(fs::is_empty(dir));  // nothing written: the folder can take the corrected config
   config.loop.anchors = {"nosuchkind:x=1"};
   CHECK_THROWS_WITH(prepare_loop_matches(game_by_id("attrition"), config, dir.string()),
                     Catch::Contains("nosuchkind"));

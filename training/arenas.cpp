@@ -36,6 +36,27 @@ std::string quoted(const std::string& text, const std::string& inner = "''") {
   return out + "'";
 }
 
+// The openings file that loop.openings names ("" for none), before the run keeps it.
+std::string openings_source(const RunConfig& config) {
+  const std::string& source = config.loop.openings;
+  if (source == "none" || source.rfind("random:", 0) == 0) return "";
+  if (source != "auto") return source;
+  const std::string file = "configs/openings/" + config.variant + ".txt";
+  return fs::exists(file) ? file : "";
+}
+
+// The openings of a file ("" : none); throws Error naming a missing file or a bad line.
+std::vector<Opening> openings_of(const Game& game, const std::string& file) {
+  if (file.empty()) return {};
+  check(fs::exists(file), "loop.openings: no file '" + file + "'");
+  // A file of comments only holds no openings (read_openings refuses it).
+  std::istringstream lines(read_text_file(file));
+  for (std::string line; std::getline(lines, line);)
+    if (line.substr(0, line.find('#')).find_first_not_of(" \t\r") != std::string::npos)
+      return read_openings(game, file);
+  return {};
+}
+
 }  // namespace
 
 std::string generation_name(int g) {
@@ -61,22 +82,14 @@ LoopOpenings loop_openings(const Game& game, const RunConfig& config, const std:
   }
   const std::string kept = (fs::path(dir) / "openings.txt").string();
   if (!fs::exists(kept)) {
-    std::string file = source == "auto" ? "configs/openings/" + config.variant + ".txt" : source;
-    if (source == "none" || (source == "auto" && !fs::exists(file))) file.clear();
+    const std::string file = openings_source(config);
     std::string text = "# The openings of this run's matches (loop.openings = " + source +
                        (file.empty() ? ": none" : ", from " + file) +
                        "), kept at its first match.\n";
-    if (!file.empty()) {
-      check(fs::exists(file), "loop.openings: no file '" + file + "'");
-      for (const Opening& o : read_openings(game, file)) text += o.text() + "\n";
-    }
+    for (const Opening& o : openings_of(game, file)) text += o.text() + "\n";
     write_text_file(kept, text);
   }
-  // A kept file of comments only: no openings (read_openings refuses an empty file).
-  std::istringstream lines(read_text_file(kept));
-  for (std::string line; std::getline(lines, line);)
-    if (line.substr(0, line.find('#')).find_first_not_of(" \t\r") != std::string::npos)
-      return {read_openings(game, kept), 0};
+  out.openings = openings_of(game, kept);
   return out;
 }
 
@@ -85,7 +98,9 @@ void prepare_loop_matches(const Game& game, const RunConfig& config, const std::
   check(loop.gate != "sprt" || game.num_players() == 2,
         "loop.gate = sprt needs a 2-player variant (" + config.variant + " has " +
             std::to_string(game.num_players()) + "); use score or always");
-  const LoopOpenings openings = loop_openings(game, config, dir);
+  const std::string kept = (fs::path(dir) / "openings.txt").string();
+  const std::vector<Opening> openings =
+      openings_of(game, fs::exists(kept) ? kept : openings_source(config));
   register_net_players(config.inference);
   std::vector<std::string> fixed = loop.anchors;
   if (loop.baseline_games > 0) fixed.insert(fixed.begin(), loop.baseline);
@@ -95,7 +110,7 @@ void prepare_loop_matches(const Game& game, const RunConfig& config, const std::
     ctx.search = config.search;
     try {
       make_player(spec, ctx)->new_game(
-          *play_opening(game, openings.openings.empty() ? Opening{} : openings.openings[0]));
+          *play_opening(game, openings.empty() ? Opening{} : openings[0]));
     } catch (const Error& e) {
       throw Error("loop: the opponent '" + spec + "' cannot start a game: " + e.what());
     }
@@ -119,8 +134,8 @@ ArenaResult play_loop_match(const Game& game, const RunConfig& config, const std
   ac.names = {generation_name(g), match.opponent_name};
   ac.match = match.key + ": " + ac.names[0] + " vs " + ac.names[1];
   SearchConfig search = config.search;
-  search.root_noise =
-      true;  // light noise for variety; moves by most visits, as in the final evaluation
+  // Light noise for variety; moves by most visits, as in the final evaluation.
+  search.root_noise = true;
   search.noise_fraction = 0.1;
   search.temperature_plies = 0;
   const std::string candidate = net_spec(model_path(dir, g), config.loop.arena_visits);

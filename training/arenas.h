@@ -38,9 +38,10 @@ struct LoopOpenings {
 };
 LoopOpenings loop_openings(const Game& game, const RunConfig& config, const std::string& dir);
 
-// Checks a run's matches before it starts: gate = sprt needs 2 players, the
-// openings are kept and read, and each fixed opponent that plays (baseline,
-// anchors) can start a game (throws Error naming the one that cannot).
+// Checks a run's matches before it starts, writing nothing: gate = sprt
+// needs 2 players, the openings must read, and each fixed opponent that plays
+// (baseline, anchors) must start a game (throws Error naming the one that
+// cannot). Call before the run folder takes the config.
 void prepare_loop_matches(const Game& game, const RunConfig& config, const std::string& dir);
 
 // One match of generation g's model (player A) against an opponent.

@@ -192,8 +192,8 @@ struct GenerationRun {
 void run_loop(const RunConfig& config, const std::string& run_dir, std::ostream& log) {
   const Game& game = game_by_id(config.variant);
   const FolderLock lock(run_dir, "run folder");
-  prepare_run_dir(config, run_dir);
   prepare_loop_matches(game, config, run_dir);
+  prepare_run_dir(config, run_dir);
   const std::string metrics = (fs::path(run_dir) / "metrics.csv").string();
   if (!fs::exists(model_path(run_dir, 0))) {
     Trainer fresh(game, config, "");
