@@ -1,9 +1,11 @@
 #pragma once
 // The subcommands of the vzero binary. Each registers itself on the CLI11 app.
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <string>
 
 #include "mcts/config.h"
+#include "training/run_config.h"
 
 namespace vzero::cli {
 
@@ -16,6 +18,12 @@ void add_net_commands(CLI::App& app);     // export, bench nn (after add_bench_c
 void add_selfplay_command(CLI::App& app);  // selfplay
 void add_train_commands(CLI::App& app);    // train, loop, bench train
 void add_ratings_command(CLI::App& app);   // ratings
+void add_gate_command(CLI::App& app);      // gate
+
+// Roles of a shared run folder: SIGTERM and SIGINT set the flag returned (a second one ends the process).
+const std::atomic<bool>* install_stop_signals();
+// The config of a role: the file config, or when it is empty the run folder's config.toml (if any), with set applied.
+RunConfig role_config(const std::string& config, const std::string& run_dir, const std::vector<std::string>& set);
 
 // The [search] table of a TOML config file over defaults (none when path is empty).
 SearchConfig search_config_from_file(const std::string& path, SearchConfig defaults = {});

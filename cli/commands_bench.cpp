@@ -25,13 +25,13 @@ struct PerftCase {
 // Single-thread perft from the start positions, checked against known counts.
 int bench_perft(bool quick) {
   const PerftCase cases[] = {
-      {"chess", 5, 4865609, false},      {"chess", 6, 119060324, false},
-      {"ascending", 5, 4897256, false},  {"007", 5, 4865609, false},
-      {"ascending", 6, 0, true},         {"007", 6, 119060324, true},
-      {"grand", 4, 15921643, false},     {"grand", 5, 959883584, true},
-      {"world", 4, 1145267, false},      {"world", 5, 39678973, true},
-      {"parachute", 4, 906015679, false},
-      {"losalamos", 6, 2549164, false},
+      {"chess", 5, 4865609, false},       {"chess", 6, 119060324, false},
+      {"ascending", 5, 4897256, false},   {"007", 5, 4865609, false},
+      {"ascending", 6, 0, true},          {"007", 6, 119060324, true},
+      {"grand", 4, 15921643, false},      {"grand", 5, 959883584, true},
+      {"world", 4, 1145267, false},       {"world", 5, 39678973, true},
+      {"parachute", 4, 906015679, false}, {"losalamos", 6, 2549164, false},
+      {"shogi", 5, 19861490, false},      {"minishogi", 6, 8276188, false},
   };
   int failures = 0;
   for (const PerftCase& c : cases) {
@@ -89,7 +89,7 @@ void add_bench_commands(CLI::App& app) {
     if (bench_perft(*quick)) throw Error("perft counts differ from the reference");
   });
   auto variants = std::make_shared<std::vector<std::string>>(
-      std::vector<std::string>{"chess", "grand", "losalamos"});
+      std::vector<std::string>{"chess", "grand", "losalamos", "shogi", "minishogi"});
   auto seconds = std::make_shared<double>(3.0);
   auto seed = std::make_shared<uint64_t>(1);
   CLI::App* core = bench->add_subcommand("core", "Search steps/s over random games");

@@ -9,6 +9,7 @@
 #include "mcts/evaluators.h"
 #include "net/server.h"
 #include "selfplay/selfplay.h"
+#include "training/roles.h"
 #include "training/run_config.h"
 
 namespace vzero::cli {
@@ -29,13 +30,28 @@ std::string selfplay_progress_line(const SelfplayStats& s, int total, const Infe
 namespace {
 
 struct SelfplayOptions {
-  std::string variant, config, model, out = "selfplay-out";
+  std::string variant, config, model, out = "selfplay-out", run_dir;
   int games = 0;
   int64_t seed = -1;
   std::vector<std::string> set;
+  bool follow = false;
 };
 
+// A worker of a shared run folder: --games games (selfplay.games without --follow), or until stopped.
+void run_worker_command(const SelfplayOptions& o) {
+  check(o.variant.empty() && o.model.empty() && o.seed < 0,
+        "selfplay --run-dir: the run's config gives the variant, the model and the seed (no --variant, --model, --seed)");
+  const RunConfig config = role_config(o.config, o.run_dir, o.set);
+  RoleOptions options;
+  options.signal = install_stop_signals();
+  options.follow = o.follow;
+  options.max_games = o.games > 0 ? o.games : o.follow ? 0 : config.selfplay.games;
+  run_worker(config, o.run_dir, std::cout, options);
+}
+
 void run_selfplay_command(const SelfplayOptions& o) {
+  if (!o.run_dir.empty()) return run_worker_command(o);
+  check(!o.follow, "selfplay --follow needs --run-dir");
   RunConfig config = read_run_config(o.config, o.set);
   if (!o.variant.empty()) config.variant = o.variant;
   if (o.games > 0) config.selfplay.games = o.games;
@@ -125,6 +141,9 @@ void add_selfplay_command(CLI::App& app) {
   sp->add_option("--out", o->out, "Output folder for shards");
   sp->add_option("--seed", o->seed, "Random seed")->check(CLI::Range(int64_t(0), int64_t(1000000000)));
   sp->add_option("--set", o->set, "Config override table.key=value (repeatable)");
+  sp->add_option("--run-dir", o->run_dir,
+                 "A worker of this shared run folder: plays with its promoted model into its shards/");
+  sp->add_flag("--follow", o->follow, "With --run-dir: keep playing (taking up each promoted model) until stopped");
   sp->callback([o] { run_selfplay_command(*o); });
 
   auto b = std::make_shared<SelfplayOptions>();

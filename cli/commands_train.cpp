@@ -1,10 +1,14 @@
 // vzero train | loop | bench train: learning from shards and the closed loop.
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "game/error.h"
+#include "training/distributed.h"
 #include "training/loop.h"
+#include "training/roles.h"
 #include "training/run_dir.h"
 #include "training/train_run.h"
 #include "training/trainer.h"
@@ -17,6 +21,7 @@ struct TrainOptions {
   std::string config, run_dir = "runs/default";
   std::vector<std::string> set;
   int steps = 20;
+  bool follow = false;
 };
 
 void add_config_options(CLI::App* c, TrainOptions& o) {
@@ -39,17 +44,50 @@ void bench_train(const TrainOptions& o) {
             << " batch " << config.train.batch_size << std::endl;
 }
 
+// vzero train: one process, or one rank of a job its launcher started
+// (torchrun-style variables, mpirun, srun); rank 0 holds the folder and prints.
+void train_command(const TrainOptions& o) {
+  const RunConfig config = o.follow ? role_config(o.config, o.run_dir, o.set) : read_run_config(o.config, o.set);
+  const DistributedEnv env = detect_distributed_env();
+  RoleOptions role;
+  role.signal = o.follow ? install_stop_signals() : nullptr;
+  if (!env.distributed() && o.follow) {
+    run_trainer(config, o.run_dir, std::cout, role);
+    return;
+  }
+  if (!env.distributed()) {
+    const FolderLock lock(o.run_dir, "run folder");
+    run_training(config, o.run_dir, std::cout);
+    return;
+  }
+  std::unique_ptr<FolderLock> lock;  // a following trainer shares the folder and locks its role instead
+  if (env.rank == 0 && !o.follow) lock = std::make_unique<FolderLock>(o.run_dir, "run folder");
+  const std::unique_ptr<ProcessGroup> group = ProcessGroup::join(env, o.run_dir, config.device);
+  std::ostringstream quiet;
+  std::ostream& log = env.rank == 0 ? std::cout : quiet;
+  log << "distributed training: " << env.world << " ranks (" << env.source << "), " << group->backend() << ", "
+      << (env.master_addr.empty() ? "file store in " + o.run_dir + "/rendezvous"
+                                  : "tcp store " + env.master_addr + ":" + std::to_string(env.master_port))
+      << std::endl;
+  if (o.follow) {
+    role.group = group.get();
+    run_trainer(config, o.run_dir, log, role);
+    return;
+  }
+  TrainRequest request;
+  request.group = group.get();
+  run_training(config, o.run_dir, log, request);
+}
+
 }  // namespace
 
 void add_train_commands(CLI::App& app) {
   auto train = std::make_shared<TrainOptions>();
   CLI::App* t = app.add_subcommand("train", "Train on the run folder's shards (resumes a killed run exactly)");
   add_config_options(t, *train);
-  t->callback([train] {
-    const RunConfig config = read_run_config(train->config, train->set);
-    const FolderLock lock(train->run_dir, "run folder");
-    run_training(config, train->run_dir, std::cout);
-  });
+  t->add_flag("--follow", train->follow,
+              "The trainer of a shared run folder: a candidate per generation of new games, until stopped");
+  t->callback([train] { train_command(*train); });
 
   auto loop = std::make_shared<TrainOptions>();
   CLI::App* l = app.add_subcommand("loop", "The closed loop: self-play, train, arena, promote; again and again");

@@ -63,6 +63,11 @@ bool single_matches(char c, Step s) {
 bool matches(const std::vector<std::string>& conditions, Step s) {
   if (conditions.empty()) return true;
   for (const std::string& cond : conditions) {
+    // A doubled "ff" or "bb": the steps that go most forward (backward), e.g. the shogi knight ffN.
+    if (cond == "ff" || cond == "bb") {
+      if (single_matches(cond[0], s) && single_matches('v', s)) return true;
+      continue;
+    }
     bool all = true;
     for (char c : cond) all = all && single_matches(c, s);
     if (all) return true;
@@ -89,7 +94,8 @@ PieceMoves parse_betza(const std::string& betza) {
       else if (c == 'p') hop = true;
       else if (c == 'f' || c == 'b') {
         std::string cond(1, c);
-        if (i < betza.size() && std::string("lrsv").find(betza[i]) != std::string::npos)
+        if (i < betza.size() &&
+            (std::string("lrsv").find(betza[i]) != std::string::npos || betza[i] == c))
           cond += betza[i++];
         conditions.push_back(cond);
       } else if (c == 'l' || c == 'r' || c == 'v' || c == 's') {

@@ -2,6 +2,7 @@
 // Game and state of the chess-like variants (a Position plus game rules:
 // the end of the game, draws and the length cap).
 #include <memory>
+#include <vector>
 
 #include "game/actions.h"
 #include "game/game.h"
@@ -14,7 +15,9 @@ EncodingSpec chess_encoding(const Variant& v);
 
 class ChessGame : public Game {
  public:
-  explicit ChessGame(const Variant& v) : variant_(v), actions_(v), encoding_(chess_encoding(v)) {}
+  explicit ChessGame(const Variant& v) : variant_(v), actions_(v), encoding_(chess_encoding(v)) {
+    for (size_t t = 0; t < v.pieces.size(); ++t) values_.push_back(piece_value(v, int(t)));
+  }
   const Variant& variant() const override { return variant_; }
   int num_players() const override { return 2; }
   int num_actions() const override { return actions_.size(); }
@@ -22,11 +25,13 @@ class ChessGame : public Game {
   std::unique_ptr<GameState> new_state(const std::string& fen) const override;
   const ActionMap& actions() const { return actions_; }
   const EncodingSpec& encoding() const override { return encoding_; }
+  double value_of(int type) const { return values_[size_t(type)]; }  // piece_value, kept
 
  private:
   const Variant& variant_;
   ActionMap actions_;
   EncodingSpec encoding_;
+  std::vector<double> values_;
 };
 
 class ChessState : public GameState {

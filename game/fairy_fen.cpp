@@ -1,5 +1,6 @@
-// FEN text of the "fairy" hook (World and Parachute chess), read strictly;
-// the form is documented in docs/fen.md.
+// FEN text of the "fairy" hook (World and Parachute chess, the shogi family),
+// read strictly; the forms are documented in docs/fen.md and docs/shogi.md.
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -11,6 +12,36 @@ namespace vzero {
 namespace {
 
 char upper(char c) { return char(std::toupper(static_cast<unsigned char>(c))); }
+
+// SFEN ("board b|w hand moveno", the first player 'b'): the same position as
+// Fairy-Stockfish FEN text, or "" when `fields` do not have SFEN's shape.
+std::string sfen_as_fen(const std::vector<std::string>& f, const FenFail& fail) {
+  if (f.size() != 4 || f[0].find('[') != std::string::npos || parse_count(f[3], 100000) < 0)
+    return "";
+  if (f[1] != "b" && f[1] != "w") fail("SFEN side to move must be 'b' or 'w'");
+  std::string hand;
+  if (f[2] != "-") {
+    long count = 0;
+    for (size_t i = 0; i < f[2].size(); ++i) {
+      const char c = f[2][i];
+      if (std::isdigit(static_cast<unsigned char>(c))) {
+        count = count * 10 + (c - '0');
+        if (count > 63 || (count == 0 && c == '0')) fail("bad SFEN hand count");
+        continue;
+      }
+      if (!std::isalpha(static_cast<unsigned char>(c)))
+        fail(std::string("bad SFEN hand character '") + c + "'");
+      hand += std::string(size_t(count ? count : 1), c);
+      count = 0;
+    }
+    if (count) fail("SFEN hand ends with a count");
+  }
+  // The SFEN move number counts plies from 1; FEN keeps the full-move number.
+  const long ply = std::max(0L, parse_count(f[3], 100000) - 1);
+  const bool second = f[1] == "w";
+  return f[0] + "[" + hand + "] " + (second ? "b" : "w") + " - - 0 " +
+         std::to_string((ply + (ply % 2 != second)) / 2 + 1);
+}
 
 }  // namespace
 
@@ -24,6 +55,10 @@ class FairyFen {
     FairyPos p;
     std::vector<std::string> f = fen_fields(fen);
     if (f.empty()) fail("empty");
+    if (v.has_promoted_types()) {  // the shogi family also reads SFEN
+      const std::string converted = sfen_as_fen(f, fail);
+      if (!converted.empty()) f = fen_fields(converted);
+    }
     // Board and hands.
     std::string board = f[0], hand;
     const size_t open = board.find('[');
@@ -64,6 +99,17 @@ class FairyFen {
         const int last = v.pawns_wait ? g.ranks : v.promotion_mandatory_rank;
         if (p.by_type[r.pawn_] & p.by_color[c] & g.relative_rank_bb(Color(c), last))
           fail("a pawn stands on its promotion rank");
+      }
+    // SH-8: no piece where it could never move; SH-10: no two unpromoted pawns on a file.
+    for (int c = 0; c < 2; ++c)
+      for (size_t t = 0; t < v.pieces.size(); ++t) {
+        const Bitboard own = p.by_type[t] & p.by_color[c];
+        if (own & r.dead_squares(Color(c), int(t)))
+          fail("a piece stands where it could never move");
+        if (v.drop_no_doubled >> t & 1)
+          for (Bitboard b = own; b;)
+            if (more_than_one(own & r.file_bb_[g.file_of(pop_lsb(b))]))
+              fail("two unpromoted pawns on a file");
       }
     // Castling rights.
     const std::string castling = f.size() > 2 ? f[2] : "-";
@@ -174,6 +220,7 @@ class FairyFen {
         }
         if (empty) out += std::to_string(empty), empty = 0;
         const char c = v.pieces[type_of(pc)].letter;
+        if (v.pieces[type_of(pc)].promoted) out += '+';
         out += color_of(pc) == kBlack ? c : upper(c);
       }
       if (empty) out += std::to_string(empty);
@@ -206,7 +253,7 @@ class FairyFen {
         out += " start:" + (list.empty() ? std::string("-") : list);
       }
     }
-    if (p.used[0] >= 0 || p.used[1] >= 0) {
+    if (r.joker_ >= 0 && (p.used[0] >= 0 || p.used[1] >= 0)) {  // read back only with a joker
       out += " last:";
       for (int c = 0; c < 2; ++c) out += p.used[c] < 0 ? '-' : v.pieces[p.used[c]].letter;
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <unordered_map>
 
 #include "game/error.h"
@@ -15,7 +16,9 @@ namespace {
 // The fixed action space: every (from, to) pair a piece type of the variant
 // reaches on the empty board (both colours; pawn and joker double steps,
 // castling), then each promotion choice of a pawn move into its zone and in
-// place (WC-10), then drops (type x square) of every type that can be in hand.
+// place (WC-10) and the "+" of a move that starts or ends in the zone of a
+// type that has a promoted form (SH-3, SH-7), then drops (type x square) of
+// every type that can be in hand.
 class FairyActions {
  public:
   explicit FairyActions(const FairyRules& r) {
@@ -23,13 +26,17 @@ class FairyActions {
     const Geometry& g = r.geometry();
     n_ = g.squares;
     std::vector<Bitboard> reach(n_, 0);
-    std::vector<Bitboard> promo_reach(n_, 0);
+    std::vector<Bitboard> promo_reach(n_, 0), plus_reach(n_, 0);
     const int pawn = r.pawn();
     for (size_t t = 0; t < v.pieces.size(); ++t)
       for (int c = 0; c < 2; ++c)
         for (int s = 0; s < n_; ++s) {
           Bitboard b = g.quiet_leaps[c][t][s] | g.capture_leaps[c][t][s] |
                        g.slide(g.quiet_slides[c][t] | g.capture_slides[c][t] | g.hop_slides[c][t], s, 0);
+          if (v.pieces[t].promotes_to >= 0) {
+            const Bitboard zone = r.promo_zone(Color(c));
+            plus_reach[s] |= test(zone, s) ? b : b & zone;
+          }
           if (int(t) == pawn) {
             for (int rank : {v.double_step_rank, v.joker_pawn_double_step_rank}) {
               const int two = s + 2 * g.push[c];
@@ -52,11 +59,15 @@ class FairyActions {
     for (int from = 0; from < n_; ++from) {
       for (int to = 0; to < n_; ++to) {
         if (test(reach[from], to)) add(key(from, to, 0, 0), r.square_name(from) + r.square_name(to));
+        if (test(plus_reach[from], to))
+          add(key(from, to, 3, 0), r.square_name(from) + r.square_name(to) + "+");
         if (!test(promo_reach[from], to)) continue;
         for (int t : promo_types)
           add(key(from, to, 1, t), r.square_name(from) + r.square_name(to) + v.pieces[t].letter);
       }
     }
+    for (size_t t = 0; t < v.pieces.size(); ++t)
+      if (v.pieces[t].promoted) plus_types_ |= uint16_t(1u << t);
     // Types that can be in a hand: those of the start hands and those captured into one.
     for (size_t t = 0; t < v.pieces.size(); ++t) {
       if (!r.can_be_in_hand(int(t))) continue;
@@ -69,8 +80,12 @@ class FairyActions {
   const std::string& text(int a) const { return text_[a]; }
   // The action of a move; -1 when it has none (a bug in the variant data).
   int index(Move m) const {
-    const int cls = m.kind() == MoveKind::kPromotion ? 1 : m.kind() == MoveKind::kDrop ? 2 : 0;
-    const auto it = index_.find(key(m.from(), m.to(), cls, cls ? m.type() : 0));
+    const bool plus = m.kind() == MoveKind::kPromotion && (plus_types_ >> m.type() & 1);
+    const int cls = plus                               ? 3
+                    : m.kind() == MoveKind::kPromotion ? 1
+                    : m.kind() == MoveKind::kDrop      ? 2
+                                                       : 0;
+    const auto it = index_.find(key(m.from(), m.to(), cls, cls == 1 || cls == 2 ? m.type() : 0));
     return it == index_.end() ? -1 : it->second;
   }
 
@@ -83,15 +98,20 @@ class FairyActions {
     text_.push_back(text);
   }
   int n_ = 0;
+  uint16_t plus_types_ = 0;  // promoted types: their promotions share one "+" action per (from, to)
   std::vector<std::string> text_;
   std::unordered_map<uint32_t, int> index_;
 };
 
 // The network input of a fairy variant (docs/encoding.md): pieces by owner
-// (mine, theirs, shared), waiting pawns and en passant as planes; hands,
-// pools, start pieces, joker powers, streak, rights and clocks as scalars.
+// (mine, theirs, shared; promoted types their own), waiting pawns and en
+// passant as planes; hands (counts), pools, start pieces, joker powers,
+// streak, rights and clocks as scalars. The shogi family has no waiting
+// pawns, en passant, start pieces, jokers or fifty-move rule; it counts
+// earlier occurrences up to its n-fold repetition.
 EncodingSpec fairy_encoding(const FairyRules& r) {
   const Variant& v = r.variant();
+  const bool shogi = v.has_promoted_types();
   EncodingSpec e;
   e.height = v.ranks;
   e.width = v.files;
@@ -100,8 +120,10 @@ EncodingSpec fairy_encoding(const FairyRules& r) {
       if (!p.shared) e.add_plane(std::string(side) + " " + p.name);
   for (const PieceType& p : v.pieces)
     if (p.shared) e.add_plane("shared " + p.name);
-  e.add_plane("waiting pawns");
-  e.add_plane("en passant square");
+  if (!shogi) {
+    e.add_plane("waiting pawns");
+    e.add_plane("en passant square");
+  }
   e.add_scalar("white to act");
   if (v.castling) add_castling_scalars(e);
   for (const char* side : {"my", "their"})
@@ -110,8 +132,10 @@ EncodingSpec fairy_encoding(const FairyRules& r) {
   if (v.promote_from_pool)
     for (const char* side : {"my", "their"})
       for (const PieceType& p : v.pieces) e.add_scalar(std::string(side) + " pool: " + p.name);
-  e.add_scalar("my start piece in hand");
-  e.add_scalar("their start piece in hand");
+  if (!shogi) {
+    e.add_scalar("my start piece in hand");
+    e.add_scalar("their start piece in hand");
+  }
   if (r.joker() >= 0)
     for (const char* side : {"my", "their"})
       for (const PieceType& p : v.pieces) e.add_scalar(std::string(side) + " joker moves as " + p.name);
@@ -119,14 +143,22 @@ EncodingSpec fairy_encoding(const FairyRules& r) {
     e.add_scalar("my last action moved the shared piece");
     e.add_scalar("their last action moved the shared piece");
   }
-  e.add_scalar("joker streak / 2");
-  add_clock_scalars(e);
+  if (shogi) {
+    e.add_scalar("earlier occurrences / " + std::to_string(v.repetition - 1));
+    e.add_scalar("plies / length cap");
+  } else {
+    e.add_scalar("joker streak / 2");
+    add_clock_scalars(e);
+  }
   return e;
 }
 
 class FairyGame : public Game {
  public:
-  explicit FairyGame(const Variant& v) : variant_(v), rules_(v), actions_(rules_), encoding_(fairy_encoding(rules_)) {}
+  explicit FairyGame(const Variant& v)
+      : variant_(v), rules_(v), actions_(rules_), encoding_(fairy_encoding(rules_)) {
+    for (size_t t = 0; t < v.pieces.size(); ++t) values_.push_back(piece_value(v, int(t)));
+  }
   const EncodingSpec& encoding() const override { return encoding_; }
   const Variant& variant() const override { return variant_; }
   int num_players() const override { return 2; }
@@ -135,12 +167,14 @@ class FairyGame : public Game {
   std::unique_ptr<GameState> new_state(const std::string& fen) const override;
   const FairyRules& rules() const { return rules_; }
   const FairyActions& actions() const { return actions_; }
+  double value_of(int type) const { return values_[size_t(type)]; }  // piece_value, kept
 
  private:
   const Variant& variant_;
   FairyRules rules_;
   FairyActions actions_;
   EncodingSpec encoding_;
+  std::vector<double> values_;
 };
 
 class FairyState : public GameState {
@@ -149,7 +183,7 @@ class FairyState : public GameState {
       : game_(game), max_plies_(game.variant().max_plies) {
     const FairyRules& r = game.rules();
     history_.push_back(fen.empty() ? r.start() : r.parse_fen(fen));
-    keys_.push_back(r.hash(history_.back()));
+    push_key();
   }
   const Game& game() const override { return game_; }
   int current_player() const override { return is_terminal() ? -1 : int(pos().stm); }
@@ -161,13 +195,14 @@ class FairyState : public GameState {
       throw Error("illegal action " + std::to_string(action) + " in " + fen());
     const FairyRules& r = game_.rules();
     history_.push_back(r.play(pos(), l.moves[it - l.actions.begin()]));
-    keys_.push_back(r.hash(history_.back()));
+    push_key();
     valid_ = false;
   }
   void undo() override {
     check(history_.size() > 1, "undo: no action to take back");
     history_.pop_back();
     keys_.pop_back();
+    checks_.pop_back();
     valid_ = false;
   }
   bool is_terminal() const override { return legal().result >= 0; }
@@ -200,6 +235,20 @@ class FairyState : public GameState {
   }
   void set_max_plies(int plies) override { max_plies_ = plies; }
 
+  // Material, pieces in hand included: tanh of the balance in pawns / 5.
+  std::vector<double> heuristic_values() const override {
+    const FairyPos& p = pos();
+    double balance = 0.0;  // first player minus second
+    for (Bitboard b = p.by_color[kWhite] | p.by_color[kBlack]; b;) {
+      const Piece pc = p.board[pop_lsb(b)];
+      balance += (color_of(pc) == kWhite ? 1 : -1) * game_.value_of(type_of(pc));
+    }
+    for (size_t t = 0; t < game_.variant().pieces.size(); ++t)
+      balance += (p.hand[kWhite][t] - p.hand[kBlack][t]) * game_.value_of(int(t));
+    const double w = std::tanh(balance / 5.0);
+    return {w, -w};
+  }
+
   // Fills fairy_encoding's planes and scalars, from the view of the side to act.
   void encode(uint8_t* planes, float* scalars) const override {
     const FairyRules& r = game_.rules();
@@ -218,7 +267,8 @@ class FairyState : public GameState {
       if (!v.pieces[t].shared) theirs[t] = plane++;
     for (int t = 0; t < types; ++t)
       if (v.pieces[t].shared) shared[t] = plane++;
-    const int waiting = plane++, ep = plane++;
+    const bool shogi = v.has_promoted_types();  // no waiting pawns or en passant (fairy_encoding)
+    const int waiting = shogi ? -1 : plane++, ep = shogi ? -1 : plane++;
     for (int s = 0; s < area; ++s) {
       const Piece pc = p.board[s];
       if (pc == kNoPiece) continue;
@@ -226,9 +276,9 @@ class FairyState : public GameState {
       const Color c = color_of(pc);
       const int at = c == kNeutral ? shared[t] : c == me ? mine[t] : theirs[t];
       if (at >= 0) planes[at * area + s] = 1;
-      if (r.is_waiting(p, s)) planes[waiting * area + s] = 1;
+      if (waiting >= 0 && r.is_waiting(p, s)) planes[waiting * area + s] = 1;
     }
-    if (p.ep >= 0) planes[ep * area + p.ep] = 1;
+    if (ep >= 0 && p.ep >= 0) planes[ep * area + p.ep] = 1;
     int k = 0;
     scalars[k++] = me == kWhite;
     if (v.castling) k += write_castling_scalars(p.castling, me == kWhite, scalars + k);
@@ -238,8 +288,10 @@ class FairyState : public GameState {
     if (v.promote_from_pool)
       for (Color c : {me, them})
         for (int t = 0; t < types; ++t) scalars[k++] = p.pool[c][t];
-    scalars[k++] = p.start_piece[me];
-    scalars[k++] = p.start_piece[them];
+    if (!shogi) {
+      scalars[k++] = p.start_piece[me];
+      scalars[k++] = p.start_piece[them];
+    }
     if (r.joker() >= 0)
       for (Color c : {me, them}) {
         const int power = r.joker_power(p, c);
@@ -249,8 +301,13 @@ class FairyState : public GameState {
       scalars[k++] = p.used[me] == r.shared();
       scalars[k++] = p.used[them] == r.shared();
     }
-    scalars[k++] = float(p.joker_streak) / 2.0f;
-    write_clock_scalars(repetitions(), p.rule50, plies(), max_plies_, scalars + k);
+    if (shogi) {
+      scalars[k++] = float(repetitions(nullptr)) / float(v.repetition - 1);
+      scalars[k++] = max_plies_ > 0 ? std::min(1.0f, float(plies()) / float(max_plies_)) : 0.0f;
+    } else {
+      scalars[k++] = float(p.joker_streak) / 2.0f;
+      write_clock_scalars(repetitions(nullptr), p.rule50, plies(), max_plies_, scalars + k);
+    }
   }
 
  private:
@@ -262,13 +319,36 @@ class FairyState : public GameState {
   };
   const FairyPos& pos() const { return history_.back(); }
 
-  // Earlier positions within the clock's window equal to this one.
-  int repetitions() const {
+  // Records the key of the newest position and whether its side to move is in check.
+  void push_key() {
+    const FairyRules& r = game_.rules();
+    keys_.push_back(r.hash(pos()));
+    checks_.push_back(game_.variant().perpetual_check_loses && r.in_check(pos()));
+  }
+
+  // Earlier positions equal to this one: within the fifty-move clock's window,
+  // or the whole game without that rule; *first: the earliest (if any).
+  int repetitions(int* first) const {
     const int n = int(keys_.size()) - 1;
-    const int window = std::min<int>(pos().rule50, n);
+    const int window = game_.variant().fifty_move ? std::min<int>(pos().rule50, n) : n;
     int reps = 0;
-    for (int i = n - 2; i >= n - window; i -= 2) reps += keys_[i] == keys_[n];
+    for (int i = n - 2; i >= n - window; i -= 2)
+      if (keys_[i] == keys_[n]) {
+        ++reps;
+        if (first) *first = i;
+      }
     return reps;
+  }
+
+  // SH-12: the seat that gave check with every one of its moves since position
+  // `first` loses (the last mover is judged first); -1 when neither did.
+  int perpetual_checker(int first) const {
+    const int n = int(keys_.size()) - 1;
+    bool last = true, other = true;
+    for (int j = first + 1; j <= n; ++j)
+      ((n - j) % 2 == 0 ? last : other) &= checks_[size_t(j)] != 0;
+    if (last) return int(opponent(pos().stm));
+    return other ? int(pos().stm) : -1;
   }
 
   const Legal& legal() const {
@@ -285,10 +365,18 @@ class FairyState : public GameState {
       legal_.result = 2;
       legal_.reason = why;
     };
+    const Variant& v = game_.variant();
+    int first = -1;
     if (legal_.result < 0) {
-      if (pos().rule50 >= 100) draw("fifty-move");
-      else if (repetitions() >= 2) draw("repetition");
-      else if (max_plies_ > 0 && plies() >= max_plies_) draw("cap");
+      if (v.fifty_move && pos().rule50 >= 100) {
+        draw("fifty-move");
+      } else if (repetitions(&first) >= v.repetition - 1) {
+        const int checker = v.perpetual_check_loses ? perpetual_checker(first) : -1;
+        draw("repetition");
+        if (checker >= 0) legal_.result = 1 - checker, legal_.reason = "perpetual-check";
+      } else if (max_plies_ > 0 && plies() >= max_plies_) {
+        draw("cap");
+      }
     }
     if (legal_.result >= 0) return legal_;
     std::vector<std::pair<int, Move>> pairs;
@@ -308,6 +396,7 @@ class FairyState : public GameState {
   const FairyGame& game_;
   std::vector<FairyPos> history_;
   std::vector<uint64_t> keys_;
+  std::vector<uint8_t> checks_;  // per position: its side to move is in check (kept for SH-12 only)
   int max_plies_;
   mutable Legal legal_;
   mutable bool valid_ = false;

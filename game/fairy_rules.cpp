@@ -1,6 +1,6 @@
 // Move generation, playing moves, attacks and game ends of the "fairy" hook
-// (fairy_rules.h). Rule ids refer to rules/world.md (WC-*) and
-// rules/parachute.md (PC-*).
+// (fairy_rules.h). Rule ids refer to rules/world.md (WC-*),
+// rules/parachute.md (PC-*) and rules/shogi.md (SH-*).
 #include "game/fairy_rules.h"
 
 #include <cctype>
@@ -37,7 +37,23 @@ FairyRules::FairyRules(const Variant& v) : v_(v), g_(Geometry::of(v)) {
     }
     if (pt.immune) immune_types_ |= uint16_t(1u << t);
     if (!pt.joker && !pt.moves.capture_leaps.empty()) leap_types_.push_back(int(t));
+    if (pt.promotes_to >= 0) promotable_ |= uint16_t(1u << t);
   }
+  bool hoppers = false;
+  for (int c = 0; c < 2; ++c)
+    for (size_t t = 0; t < v.pieces.size(); ++t) {
+      hoppers = hoppers || g_.hop_slides[c][t];
+      if (!v.immobility_illegal) continue;
+      for (int sq = 0; sq < g_.squares; ++sq) {
+        const uint8_t slides =
+            g_.quiet_slides[c][t] | g_.capture_slides[c][t] | g_.hop_slides[c][t];
+        if (!(g_.quiet_leaps[c][t][sq] | g_.capture_leaps[c][t][sq] | g_.slide(slides, sq, 0)))
+          dead_[c][t] |= square_bb(sq);  // SH-8
+      }
+    }
+  for (int sq = 0; sq < g_.squares; ++sq) file_bb_[g_.file_of(sq)] |= square_bb(sq);
+  fast_legality_ = v.check_rule && royal_ >= 0 && joker_ < 0 && shared_ < 0 && !hoppers &&
+                   !v.drop_no_check && !v.king_capture;
   for (char c : v.promotion_pieces) promo_types_ |= uint16_t(1u << v.type_of_letter(c));
   if (v.start_piece) start_type_ = v.type_of_letter(v.start_piece);
   for (int c = 0; c < 2; ++c) {
@@ -51,7 +67,8 @@ FairyRules::FairyRules(const Variant& v) : v_(v), g_(Geometry::of(v)) {
   const FairyPos s = parse_fen(v.start_fen);
   hand_types_ = 0;
   for (size_t t = 0; t < v.pieces.size(); ++t)
-    if (v.pieces[t].to_hand || s.hand[0][t] || s.hand[1][t]) hand_types_ |= uint16_t(1u << t);
+    if (v.pieces[t].to_hand || s.hand[0][t] || s.hand[1][t])
+      hand_types_ |= uint16_t(1u << hand_type(int(t)));
   if (v.castling) {
     // The castling squares: the king and the outermost rooks of the castling rank at the start.
     check(royal_ >= 0 && rook_ >= 0, v.id + ": castling needs a king and a rook");
@@ -190,10 +207,23 @@ void FairyRules::add_piece_moves(const FairyPos& p, int s, Color c, int e, bool 
     if (p.ep >= 0 && v_.en_passant && test(g.capture_leaps[c][pawn_][s], p.ep))
       out.push(Move::make(s, p.ep, MoveKind::kEnPassant));
   }
+  // SH-7: a type with a promoted form may promote when it starts or ends in the zone.
+  const int plus =
+      (promotable_ >> e & 1) && type_of(p.board[s]) == e ? v_.pieces[e].promotes_to : -1;
+  if (plus < 0 && !real_pawn) {
+    for (targets &= ~dead_[c][e]; targets;) out.push(Move::make(s, pop_lsb(targets)));
+    return;
+  }
+  const bool starts_in_zone = test(promo_zone_[c], s);
   while (targets) {
     const int to = pop_lsb(targets);
+    if (plus >= 0 && (starts_in_zone || test(promo_zone_[c], to))) {
+      out.push(Move::make(s, to, MoveKind::kPromotion, plus));
+      if (!test(dead_[c][e], to)) out.push(Move::make(s, to));  // SH-8: else compulsory
+      continue;
+    }
     if (!real_pawn || !test(promo_zone_[c], to)) {
-      out.push(Move::make(s, to));
+      if (!test(dead_[c][e], to)) out.push(Move::make(s, to));  // SH-8
       continue;
     }
     bool promoted = false;
@@ -218,6 +248,10 @@ void FairyRules::add_drops(const FairyPos& p, MoveList& out) const {
     Bitboard zone = drop_zone_[us];
     if (int(t) == start_type_ && p.start_piece[us])  // WC-6a, WC-6b
       zone = n > 1 ? zone | start_zone_[us] : start_zone_[us];
+    zone &= ~dead_[us][t];            // SH-10: no piece where it could never move
+    if (v_.drop_no_doubled >> t & 1)  // SH-10 nifu
+      for (Bitboard own = p.by_type[t] & p.by_color[us]; own;)
+        zone &= ~file_bb_[g_.file_of(pop_lsb(own))];
     for (Bitboard b = zone & empty; b;) {
       const int s = pop_lsb(b);
       out.push(Move::make(s, s, MoveKind::kDrop, int(t)));
@@ -311,7 +345,8 @@ FairyPos FairyRules::play(const FairyPos& p, Move m) const {
         const int vt = type_of(victim);
         remove(n, capsq);
         n.rule50 = 0;
-        if (v_.pieces[vt].to_hand) ++n.hand[us][vt];  // WC-6b: the lance changes sides
+        if (v_.pieces[vt].to_hand)
+          ++n.hand[us][hand_type(vt)];  // WC-6b, SH-9: to the captor's hand
         else if (v_.captured_to_pool && (promo_types_ >> vt & 1)) ++n.pool[them][vt];  // WC-6d
       }
       remove(n, from);
@@ -350,19 +385,63 @@ bool FairyRules::legal_after(const FairyPos& before, const FairyPos& after, Move
   return true;
 }
 
+Bitboard FairyRules::pinned(const FairyPos& p, Color us) const {
+  const Color them = opponent(us);
+  const int k = p.king[us];
+  Bitboard pins = 0;
+  for (int d = 0; d < kDirectionCount; ++d) {
+    Bitboard line = g_.ray[d][k] & p.occupied;
+    if (!line) continue;
+    const int first = Geometry::kPositive[d] ? lsb(line) : msb(line);
+    if (color_of(p.board[first]) != us) continue;
+    line ^= square_bb(first);
+    if (!line) continue;
+    const Piece b = p.board[Geometry::kPositive[d] ? lsb(line) : msb(line)];
+    if (color_of(b) == them &&
+        (g_.capture_slides[them][type_of(b)] >> ((d + 4) % kDirectionCount) & 1))
+      pins |= square_bb(first);
+  }
+  return pins;
+}
+
+bool FairyRules::drop_mates(const FairyPos& p, Move m) const {
+  const Color us = p.stm, them = opponent(us);
+  const FairyPos n = play(p, m);
+  const int k = n.king[them];
+  if (k < 0 || !attacked(n, k, us)) return false;
+  // A drop next to the king, or checking by a leap, cannot be blocked: only board moves answer it.
+  const bool blockable = g_.between(k, m.to()) != 0;
+  MoveList replies;
+  generate(n, replies);
+  for (const Move r : replies)
+    if ((blockable || r.kind() != MoveKind::kDrop) && legal_after(n, play(n, r), r)) return false;
+  return true;
+}
+
 void FairyRules::legal_moves(const FairyPos& p, MoveList& out) const {
   out.size = 0;
   if (royal_ >= 0 && p.king[p.stm] < 0) return;  // the king was captured: the game is over
   generate(p, out);
-  if (!v_.check_rule && !v_.drop_no_check) return;
+  if (!v_.check_rule && !v_.drop_no_check && !v_.drop_no_mate) return;
+  // Out of check, with pins known, only king moves and en passant need a trial move.
+  const int k = p.king[p.stm];
+  const bool fast = fast_legality_ && k >= 0 && !in_check(p);
+  const Bitboard pins = fast ? pinned(p, p.stm) : 0;
   int kept = 0;
   for (int i = 0; i < out.size; ++i) {
     const Move m = out.moves[i];
-    if (!v_.check_rule && m.kind() != MoveKind::kDrop) {
-      out.moves[kept++] = m;
-      continue;
-    }
-    if (legal_after(p, play(p, m), m)) out.moves[kept++] = m;
+    bool ok;
+    if (!v_.check_rule && m.kind() != MoveKind::kDrop)
+      ok = true;
+    else if (fast && m.kind() == MoveKind::kDrop)
+      ok = true;
+    else if (fast && m.from() != k && m.kind() != MoveKind::kEnPassant)
+      ok = !test(pins, m.from()) || test(g_.line(k, m.from()), m.to());
+    else
+      ok = legal_after(p, play(p, m), m);
+    if (ok && m.kind() == MoveKind::kDrop && (v_.drop_no_mate >> m.type() & 1))
+      ok = !drop_mates(p, m);
+    if (ok) out.moves[kept++] = m;
   }
   out.size = kept;
 }
@@ -384,9 +463,9 @@ int FairyRules::outcome(const FairyPos& p, const MoveList& legal, std::string* r
   const Color us = p.stm, them = opponent(us);
   if (royal_ >= 0 && p.king[us] < 0) return set("king-captured", int(them));  // PC-10
   if (legal.size == 0) {
-    // WC-8; PC-10 (no action at all while in check: no escape either), else PC-11.
+    // WC-8; PC-10 (no action at all while in check: no escape either), else PC-11; SH-11.
     if ((v_.check_rule || v_.king_capture) && in_check(p)) return set("checkmate", int(them));
-    return set("stalemate", 2);
+    return set("stalemate", v_.stalemate_loses ? int(them) : 2);
   }
   if (v_.king_capture && in_check(p) && !has_escape(p, legal)) return set("checkmate", int(them));  // PC-10
   return set("", -1);
@@ -437,14 +516,16 @@ std::string FairyRules::move_text(Move m) const {
   switch (m.kind()) {
     case MoveKind::kDrop:
       return std::string(1, char(std::toupper(static_cast<unsigned char>(v_.pieces[m.type()].letter)))) + "@" + to;
-    case MoveKind::kPromotion:
-      return square_name(m.from()) + to + v_.pieces[m.type()].letter;
+    case MoveKind::kPromotion:  // SH-3: "+" for a promoted form
+      return square_name(m.from()) + to +
+             (v_.pieces[m.type()].promoted ? '+' : v_.pieces[m.type()].letter);
     default:
       return square_name(m.from()) + to;
   }
 }
 
 std::string FairyRules::board_text(const FairyPos& p) const {
+  const bool wide = v_.has_promoted_types();  // cells of two characters: "+P", " P"
   std::string out;
   for (int r = g_.ranks - 1; r >= 0; --r) {
     const std::string num = std::to_string(r + 1);
@@ -457,12 +538,13 @@ std::string FairyRules::board_text(const FairyPos& p) const {
         if (color_of(pc) != kBlack) c = char(std::toupper(static_cast<unsigned char>(c)));
       }
       out += ' ';
+      if (wide) out += pc != kNoPiece && v_.pieces[type_of(pc)].promoted ? '+' : ' ';
       out += c;
     }
     out += '\n';
   }
   out += "    ";
-  for (int f = 0; f < g_.files; ++f) out += std::string(" ") + char('a' + f);
+  for (int f = 0; f < g_.files; ++f) out += std::string(wide ? "  " : " ") + char('a' + f);
   out += '\n';
   const char* names[2] = {"White", "Black"};
   for (int c = 0; c < 2; ++c) {

@@ -3,8 +3,10 @@
 // drops, a pool of captured pieces that promotion draws from, waiting pawns,
 // jokers that imitate the opponent's last used piece type and a shared piece
 // of no colour (World chess, rules/world.md; Parachute chess,
-// rules/parachute.md). Pieces move as their variant file says (Betza); the
-// flags of the variant file switch the rules on.
+// rules/parachute.md), and the shogi family (rules/shogi.md): promoted types
+// (`+`), captures to the hand, drops limited by nifu, uchifuzume and dead
+// squares. Pieces move as their variant file says (Betza); the flags of the
+// variant file switch the rules on.
 //
 // A FairyPos is one position, value type, played by copy (FairyRules::play
 // returns the next position); FairyGame/FairyState (fairy_game.h) put it
@@ -82,6 +84,13 @@ class FairyRules {
   int castle_king_from(Color c) const { return castle_king_from_[c]; }
   int castle_king_to(int right) const { return castle_king_to_[right]; }
   bool can_be_in_hand(int type) const { return hand_types_ >> type & 1; }
+  // The type a captured piece of this type joins the hand as (a promoted one: demoted, SH-9).
+  int hand_type(int type) const {
+    return v_.pieces[type].unpromoted >= 0 ? v_.pieces[type].unpromoted : type;
+  }
+  // Squares where a piece of colour c and this type could never move again (SH-8).
+  Bitboard dead_squares(Color c, int type) const { return dead_[c][type]; }
+  Bitboard promo_zone(Color c) const { return promo_zone_[c]; }
 
  private:
   friend class FairyFen;
@@ -97,14 +106,22 @@ class FairyRules {
   bool legal_after(const FairyPos& before, const FairyPos& after, Move m) const;
   Bitboard capturable(const FairyPos& p, Color by) const;  // enemy pieces `by` may capture
   bool has_escape(const FairyPos& p, const MoveList& moves) const;  // PC-10
-  Bitboard promo_zone(Color c) const { return promo_zone_[c]; }
+  // Would drop m (its type in drop_no_mate) checkmate the opponent (SH-10 uchifuzume)?
+  bool drop_mates(const FairyPos& p, Move m) const;
+  // Own pieces that stand alone between their king and an enemy slider.
+  Bitboard pinned(const FairyPos& p, Color us) const;
 
   const Variant& v_;
   const Geometry& g_;
   int royal_ = -1, pawn_ = -1, joker_ = -1, shared_ = -1, start_type_ = -1, rook_ = -1;
   std::vector<int> leap_types_;  // types (not the joker) that capture by leaping
   uint16_t immune_types_ = 0, promo_types_ = 0;
+  uint16_t promotable_ = 0;       // types with a promoted form ("+")
   uint16_t hand_types_ = 0xFFFF;  // types that can be in a hand: to_hand ones and the start hands'
+  // Pins and checkers decide legality (no jokers, shared pieces, hoppers or drop limits on checks).
+  bool fast_legality_ = false;
+  Bitboard dead_[2][kMaxPieceTypes] = {};  // with immobility_illegal: squares of no further move
+  Bitboard file_bb_[16] = {};  // the squares of each file (nifu)
 
   Bitboard promo_zone_[2] = {0, 0}, wait_rank_[2] = {0, 0}, drop_zone_[2] = {0, 0},
            start_zone_[2] = {0, 0};

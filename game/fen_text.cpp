@@ -50,10 +50,14 @@ void read_board_field(const std::string& board, const Variant& v, const Geometry
         file += int(n);
         j = k - 1;
       } else {
-        const int type = std::isalpha(static_cast<unsigned char>(c)) ? v.type_of_letter(c) : -1;
-        if (type < 0) fail(std::string("unknown piece '") + c + "'");
+        // "+x": the promoted form of x (the shogi family).
+        const bool plus = c == '+' && j + 1 < row.size();
+        const char l = plus ? row[++j] : c;
+        int type = std::isalpha(static_cast<unsigned char>(l)) ? v.type_of_letter(l) : -1;
+        if (plus && type >= 0) type = v.pieces[size_t(type)].promotes_to;
+        if (type < 0) fail(std::string("unknown piece '") + (plus ? "+" : "") + l + "'");
         if (file >= g.files) fail(where + " is too long");
-        put(c, type, g.square(file, rank));
+        put(l, type, g.square(file, rank));
         ++file;
       }
       if (file > g.files) fail(where + " is too long");

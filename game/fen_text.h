@@ -18,7 +18,8 @@ std::vector<std::string> fen_fields(const std::string& fen);
 // A non-negative decimal number no larger than `max`, or -1.
 long parse_count(const std::string& s, long max);
 // Reads the board field (ranks from the top, '/' between, digits for empty
-// squares); calls put(letter, type, square) for every piece; fails on bad text.
+// squares, "+x" for the promoted form of x); calls put(letter, type, square)
+// for every piece; fails on bad text.
 void read_board_field(const std::string& board, const Variant& v, const Geometry& g,
                       const std::function<void(char letter, int type, int square)>& put, const FenFail& fail);
 

@@ -10,6 +10,12 @@
 
 namespace vzero {
 
+std::unique_ptr<Game> make_game(const Variant& v) {
+  if (v.hook == "attrition") return make_attrition_game(v);
+  if (v.hook == "fairy") return make_fairy_game(v);
+  return std::make_unique<ChessGame>(v);
+}
+
 const Game& game_by_id(const std::string& id) {
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<Game>> games;
@@ -17,13 +23,7 @@ const Game& game_by_id(const std::string& id) {
   auto& slot = games[id];
   if (!slot) {
     try {
-      const Variant& v = builtin_variant(id);
-      if (v.hook == "attrition")
-        slot = make_attrition_game(v);
-      else if (v.hook == "fairy")
-        slot = make_fairy_game(v);
-      else
-        slot = std::make_unique<ChessGame>(v);
+      slot = make_game(builtin_variant(id));
     } catch (...) {
       games.erase(id);
       throw;
@@ -48,7 +48,8 @@ bool is_action_syntax(const std::string& t) {
     return square_at(i) && i == t.size();
   }
   if (!square_at(i) || !square_at(i)) return false;
-  if (i < t.size() && std::islower(static_cast<unsigned char>(t[i]))) ++i;
+  if (i < t.size() && (std::islower(static_cast<unsigned char>(t[i])) || t[i] == '+'))
+    ++i;  // e7e8q, b8h2+
   return i == t.size();
 }
 

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <mutex>
+#include <string>
 
 namespace vzero {
 namespace {
@@ -77,12 +78,16 @@ Geometry::Geometry(const Variant& v) : files(v.files), ranks(v.ranks), squares(v
 }
 
 const Geometry& Geometry::of(const Variant& v) {
+  // Keyed by address, but checked against what the geometry is made of: a
+  // variant that reuses a dead one's address gets a geometry of its own.
+  std::string made_of = std::to_string(v.files) + "x" + std::to_string(v.ranks);
+  for (const PieceType& p : v.pieces) made_of += " " + p.betza;
   static std::mutex mutex;
-  static std::map<const Variant*, std::unique_ptr<Geometry>> cache;
+  static std::map<const Variant*, std::pair<std::string, std::unique_ptr<Geometry>>> cache;
   std::lock_guard<std::mutex> lock(mutex);
   auto& slot = cache[&v];
-  if (!slot) slot = std::make_unique<Geometry>(v);
-  return *slot;
+  if (!slot.second || slot.first != made_of) slot = {made_of, std::make_unique<Geometry>(v)};
+  return *slot.second;
 }
 
 }  // namespace vzero

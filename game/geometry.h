@@ -14,7 +14,8 @@ class Geometry {
  public:
   explicit Geometry(const Variant& v);
 
-  // The geometry of a variant, built on first use and kept.
+  // The geometry of a variant, built on first use and kept (rebuilt when another
+  // variant comes to live at the same address).
   static const Geometry& of(const Variant& v);
 
   int files, ranks, squares;

@@ -1,32 +1,48 @@
 // Cheap static values for the network-free search evaluator: material for
-// the chess-like variants, mobility for attrition. Each promises values in
-// [-1, 1] per seat that sum to zero.
+// the chess-like variants (hands included under the fairy hook), mobility
+// for attrition. Each promises values in [-1, 1] per seat that sum to zero.
 #include <algorithm>
 #include <cmath>
 
 #include "game/attrition_state.h"
 #include "game/chess_game.h"
+#include "game/geometry.h"
 
 namespace vzero {
 
-namespace {
-
-// A piece's worth in pawns: the usual figures for the known letters, else a
-// guess from how many squares it reaches from the middle of an empty board.
-double piece_value(const PieceType& p) {
+double piece_value(const Variant& v, int type) {
+  const PieceType& p = v.pieces[size_t(type)];
   if (p.royal) return 0.0;
   if (p.pawn) return 1.0;
-  switch (p.letter) {
-    case 'n': case 'b': return 3.0;
-    case 'r': return 5.0;
-    case 'q': return 9.0;
-    case 'c': return 8.0;  // marshal (R+N)
-    case 'a': return 7.0;  // cardinal (B+N)
-    default: break;
+  if (!v.has_promoted_types()) {  // chess letters (in the shogi family they name other pieces)
+    switch (p.letter) {
+      case 'n':
+      case 'b':
+        return 3.0;
+      case 'r':
+        return 5.0;
+      case 'q':
+        return 9.0;
+      case 'c':
+        return 8.0;  // marshal (R+N)
+      case 'a':
+        return 7.0;  // cardinal (B+N)
+      default:
+        break;
+    }
   }
-  const double reach = p.betza.size();  // a crude proxy: richer descriptions move more
-  return std::min(9.0, 1.0 + 0.5 * reach);
+  // Else from its mobility: the squares it reaches from an average square of
+  // the empty board (8x8: knight 2.5, bishop 3.7, rook 5.4, queen 8.3).
+  const Geometry& g = Geometry::of(v);
+  double reach = 0.0;
+  for (int s = 0; s < g.squares; ++s)
+    reach += popcount(
+        g.quiet_leaps[0][type][s] | g.capture_leaps[0][type][s] |
+        g.slide(g.quiet_slides[0][type] | g.capture_slides[0][type] | g.hop_slides[0][type], s, 0));
+  return 0.8 + 0.33 * reach / g.squares;
 }
+
+namespace {
 
 // 64 knight-leap target sets of the 8x8 board.
 struct KnightLeaps {
@@ -49,7 +65,7 @@ std::vector<double> ChessState::heuristic_values() const {
   const Variant& v = game_.variant();
   double balance = 0.0;  // white minus black, in pawns
   for (size_t t = 0; t < v.pieces.size(); ++t) {
-    const double worth = piece_value(v.pieces[t]);
+    const double worth = game_.value_of(int(t));
     balance += worth * (pos_.count(kWhite, int(t)) - pos_.count(kBlack, int(t)));
   }
   const double w = std::tanh(balance / 5.0);

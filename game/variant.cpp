@@ -27,8 +27,14 @@ uint64_t fnv1a(const std::string& text) {
 int Variant::type_of_letter(char c) const {
   const char lower = char(std::tolower(static_cast<unsigned char>(c)));
   for (size_t i = 0; i < pieces.size(); ++i)
-    if (pieces[i].letter == lower) return int(i);
+    if (pieces[i].letter == lower && !pieces[i].promoted) return int(i);
   return -1;
+}
+
+bool Variant::has_promoted_types() const {
+  for (const PieceType& p : pieces)
+    if (p.promoted) return true;
+  return false;
 }
 
 int Variant::royal_type() const {
@@ -47,6 +53,17 @@ namespace {
 
 using TableReader = TomlReader;
 
+// The set of types named by a string of unpromoted letters (e.g. "p").
+uint16_t type_set(const Variant& v, const std::string& letters, const std::string& where) {
+  uint16_t set = 0;
+  for (char c : letters) {
+    const int t = v.type_of_letter(c);
+    if (t < 0) throw Error(where + ": '" + std::string(1, c) + "' is not a piece");
+    set |= uint16_t(1u << t);
+  }
+  return set;
+}
+
 int file_index(const std::string& s, int files, const std::string& where) {
   if (s.size() != 1 || s[0] < 'a' || s[0] >= 'a' + files)
     throw Error(where + ": bad file '" + s + "'");
@@ -61,6 +78,24 @@ CastlingRule read_castling_side(const toml::table* t, int files, const std::stri
   r.rook_to_file = file_index(in.get<std::string>("rook_to", ""), files, where);
   in.finish();
   return r;
+}
+
+// Pairs each promoted type ("+x") with its unpromoted type x.
+void link_promoted_types(Variant& v, const std::string& origin) {
+  for (size_t t = 0; t < v.pieces.size(); ++t) {
+    PieceType& p = v.pieces[t];
+    if (!p.promoted) continue;
+    const int base = v.type_of_letter(p.letter);
+    if (base < 0)
+      throw Error(origin + ": promoted type '+" + std::string(1, p.letter) + "' without '" +
+                  std::string(1, p.letter) + "'");
+    PieceType& b = v.pieces[size_t(base)];
+    if (b.royal || b.pawn || b.joker || b.shared || p.royal || p.pawn || p.joker || p.shared)
+      throw Error(origin + ": '+" + std::string(1, p.letter) +
+                  "': kings, pawns, jokers and shared pieces do not promote by '+'");
+    b.promotes_to = int(t);
+    p.unpromoted = base;
+  }
 }
 
 }  // namespace
@@ -92,6 +127,14 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
   v.check_rule = in.get<bool>("check_rule", true);
   v.insufficient_material = in.get<bool>("insufficient_material", false);
   v.max_plies = in.get_range("max_plies", 512, 1, 100000);
+  v.immobility_illegal = in.get<bool>("immobility_illegal", false);
+  const std::string stalemate = in.get<std::string>("stalemate", "draw");
+  if (stalemate != "draw" && stalemate != "loss")
+    in.fail("stalemate", "must be \"draw\" or \"loss\"");
+  v.stalemate_loses = stalemate == "loss";
+  v.repetition = in.get_range("repetition", 3, 2, 10);
+  v.perpetual_check_loses = in.get<bool>("perpetual_check_loses", false);
+  v.fifty_move = in.get<bool>("fifty_move", true);
 
   if (const toml::table* pawn = in.table("pawn")) {
     TableReader p(*pawn, origin + " [pawn]");
@@ -120,6 +163,7 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
         read_castling_side(c.table("queenside"), v.files, origin + " [castling.queenside]");
     c.finish();
   }
+  std::string no_doubled, no_mate;  // letters, resolved once the pieces are read
   if (const toml::table* drops = in.table("drops")) {
     TableReader d(*drops, origin + " [drops]");
     v.drop_ranks = d.get_range("ranks", v.ranks, 1, v.ranks);
@@ -130,6 +174,8 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
     v.drop_no_check = d.get<bool>("no_check", false);
     v.drop_resets_clock = d.get<bool>("resets_clock", false);
     v.captured_to_pool = d.get<bool>("captured_to_pool", false);
+    no_doubled = d.get<std::string>("no_doubled", "");
+    no_mate = d.get<std::string>("no_mate", "");
     d.finish();
   }
   if (const toml::table* joker = in.table("joker")) {
@@ -170,9 +216,13 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
     TableReader p(*node.as_table(), origin + " [[piece]]");
     PieceType pt;
     const std::string letter = p.get<std::string>("letter", "");
-    if (letter.size() != 1 || !std::islower(static_cast<unsigned char>(letter[0])))
-      throw Error(origin + ": piece letter must be one lower-case letter");
-    pt.letter = letter[0];
+    pt.promoted = letter.size() == 2 && letter[0] == '+';
+    if (letter.size() != 1u + pt.promoted ||
+        !std::islower(static_cast<unsigned char>(letter.back())))
+      throw Error(
+          origin +
+          ": piece letter must be one lower-case letter, or '+' and one for a promoted type");
+    pt.letter = letter.back();
     pt.name = p.get<std::string>("name", letter);
     pt.betza = p.get<std::string>("betza", "");
     pt.royal = p.get<bool>("royal", false);
@@ -185,10 +235,21 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
     p.finish();
     if (pt.joker && !pt.betza.empty()) throw Error(origin + ": a joker has no moves of its own");
     if (!pt.joker) pt.moves = parse_betza(pt.betza);
-    if (v.type_of_letter(pt.letter) >= 0) throw Error(origin + ": piece letter repeated");
+    for (const PieceType& q : v.pieces)
+      if (q.letter == pt.letter && q.promoted == pt.promoted)
+        throw Error(origin + ": piece letter repeated");
     v.pieces.push_back(pt);
   }
   if (int(v.pieces.size()) > kMaxPieceTypes) throw Error(origin + ": too many piece types");
+  link_promoted_types(v, origin);
+  v.drop_no_doubled = type_set(v, no_doubled, origin + " [drops] no_doubled");
+  v.drop_no_mate = type_set(v, no_mate, origin + " [drops] no_mate");
+  const bool shogi_rules = v.has_promoted_types() || v.immobility_illegal || v.drop_no_doubled ||
+                           v.drop_no_mate || v.stalemate_loses || v.repetition != 3 ||
+                           v.perpetual_check_loses || !v.fifty_move;
+  if (shogi_rules && v.hook != "fairy")
+    throw Error(origin +
+                ": promoted types, drop limits and the shogi game ends need hook \"fairy\"");
   for (char c : v.promotion_pieces)
     if (v.type_of_letter(c) < 0)
       throw Error(origin + ": promotion piece '" + std::string(1, c) + "' is not a piece");

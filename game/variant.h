@@ -28,11 +28,17 @@ struct PieceMoves {
 };
 
 // Parses a Betza-like move description (atoms W F D N A H C Z G K R B Q,
-// modifiers m c f b l r v s p; a doubled W or F rides). Throws Error.
+// modifiers m c f b l r v s p, ff and bb for the most forward or backward
+// steps; a doubled W or F rides). Throws Error.
 PieceMoves parse_betza(const std::string& betza);
 
 struct PieceType {
   char letter = 0;  // lower case; upper case on the board for the first player
+  // A promoted type (letter "+x" in the variant file) is written `+X` / `+x`:
+  // `letter` is then its unpromoted type's letter, and type_of_letter skips it.
+  bool promoted = false;
+  int promotes_to = -1;  // the type index of this type's promoted form; -1: none
+  int unpromoted = -1;   // for a promoted type, the type it came from; else -1
   std::string name;
   std::string betza;
   bool royal = false;  // the king: check, mate and succession look at it
@@ -42,7 +48,8 @@ struct PieceType {
   bool shared = false;    // one piece of no colour that either player may move
   bool immune = false;    // can never be captured
   bool imitable = true;   // a joker may take its moves (after the opponent used it)
-  bool to_hand = false;   // when captured, goes to the capturer's hand (changing sides)
+  bool to_hand =
+      false;  // when captured, goes to the capturer's hand (changing sides; promoted: demoted)
   PieceMoves moves;
 };
 
@@ -93,6 +100,19 @@ struct Variant {
   int joker_max_streak = 0;       // joker moves in a row after which none may follow; 0: no limit
   int joker_pawn_double_step_rank = 0;  // owner-relative rank of a pawn-imitating joker's double step
   bool king_capture = false;      // PC-10: capturing the king wins; mate only at the start of a turn
+  // Hook "fairy", the shogi family (rules/shogi.md). Promotion to a type's
+  // promoted form (`+`) is open to a move that starts or ends in the
+  // promotion zone ([promotion] first_rank and beyond), at the player's choice.
+  bool immobility_illegal =
+      false;  // no move or drop to where a piece could never move again (SH-8, SH-10)
+  uint16_t drop_no_doubled =
+      0;  // types not droppable on a file holding an own unpromoted one (SH-10 nifu)
+  uint16_t drop_no_mate = 0;     // types whose drop may not give mate (SH-10 uchifuzume)
+  bool stalemate_loses = false;  // no legal action loses instead of drawing (SH-11)
+  int repetition = 3;            // the n-th occurrence of a position ends the game (SH-12: 4)
+  bool perpetual_check_loses =
+      false;  // ... lost by a side that gave check with every move since the first (SH-12)
+  bool fifty_move = true;  // the fifty-move rule draws
   // Board symmetries of the rules (symmetry.h), for training augmentation.
   std::vector<std::string> symmetries;
 
@@ -100,7 +120,8 @@ struct Variant {
   uint64_t hash = 0;   // FNV-1a hash of `source`
 
   int squares() const { return files * ranks; }
-  int type_of_letter(char c) const;  // -1 when the variant has no such piece
+  int type_of_letter(char c) const;  // an unpromoted type; -1 when the variant has no such piece
+  bool has_promoted_types() const;   // some piece promotes to a `+` form (the shogi family)
   int royal_type() const;            // -1 when no piece is royal
   int pawn_type() const;             // -1 when no piece is a pawn
 };
@@ -113,5 +134,9 @@ std::vector<std::string> builtin_variant_ids();
 const Variant& builtin_variant(const std::string& id);  // throws Error if unknown
 
 uint64_t fnv1a(const std::string& text);
+
+// A piece's worth in pawns for the material heuristics (heuristics.cpp): the
+// usual figures for chess letters, else a guess from its mobility.
+double piece_value(const Variant& v, int type);
 
 }  // namespace vzero

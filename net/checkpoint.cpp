@@ -3,7 +3,8 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <limits>
+#include <sstream>
 
 #include "game/error.h"
 #include "game/files.h"
@@ -12,7 +13,35 @@ namespace vzero {
 
 namespace {
 
-constexpr const char* kFormat = "vzero-checkpoint-1";
+constexpr const char* kFormat = "vzero-checkpoint-1";  // the archive's "format" field
+
+// The file: this magic, the archive's length and its FNV-1a 64 hash (both
+// little-endian), then the LibTorch archive. The hash is checked before
+// LibTorch parses anything: its reader can crash on a corrupt archive.
+constexpr char kMagic[8] = {'V', 'Z', 'C', 'K', 'P', 'T', '0', '2'};
+constexpr size_t kHeaderBytes = 24;
+
+void put_u64(std::string& out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(char((v >> (8 * i)) & 0xff));
+}
+
+uint64_t get_u64(const std::string& in, size_t at) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | uint8_t(in[at + size_t(i)]);
+  return v;
+}
+
+// The archive inside a checkpoint file's bytes; throws Error (what is wrong) when the header or
+// hash disagree.
+std::string unwrap(const std::string& bytes) {
+  if (bytes.size() < kHeaderBytes || bytes.compare(0, sizeof kMagic, kMagic, sizeof kMagic) != 0)
+    throw Error("is not a vzero checkpoint (no checkpoint header)");
+  std::string archive = bytes.substr(kHeaderBytes);
+  if (get_u64(bytes, 8) != archive.size())
+    throw Error("is truncated or corrupt (its length differs from its header's)");
+  if (get_u64(bytes, 16) != fnv1a(archive)) throw Error("is corrupt (its checksum does not match)");
+  return archive;
+}
 
 // A checksum over every parameter and buffer, in order.
 std::string weights_hash(PolicyValueNet& model) {
@@ -27,46 +56,69 @@ std::string weights_hash(PolicyValueNet& model) {
   return hash_hex(h);
 }
 
-std::string read_string(torch::serialize::InputArchive& in, const char* key) {
+// A FieldReader over an archive's top-level values.
+FieldReader fields_of(torch::serialize::InputArchive& in) {
+  return [&in](const std::string& key, c10::IValue& value) { return in.try_read(key, value); };
+}
+
+std::string read_string(const FieldReader& field, const char* key) {
   c10::IValue v;
-  if (!in.try_read(key, v) || !v.isString()) throw Error(std::string("missing field '") + key + "'");
+  if (!field(key, v) || !v.isString()) throw Error(std::string("missing field '") + key + "'");
   return v.toStringRef();
 }
 
-int64_t read_int(torch::serialize::InputArchive& in, const char* key) {
+// An integer field in [lo, hi].
+int64_t read_int(const FieldReader& field, const char* key, int64_t lo, int64_t hi) {
   c10::IValue v;
-  if (!in.try_read(key, v) || !v.isInt()) throw Error(std::string("missing field '") + key + "'");
+  if (!field(key, v) || !v.isInt()) throw Error(std::string("missing field '") + key + "'");
+  if (v.toInt() < lo || v.toInt() > hi)
+    throw Error(std::string("field '") + key + "' is out of range");
   return v.toInt();
 }
 
 uint64_t parse_hash_hex(const std::string& s) {
-  if (s.size() != 16) throw Error("bad hash '" + s + "'");
+  if (s.size() != 16 || s.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw Error("bad hash '" + s + "'");
   return std::stoull(s, nullptr, 16);
 }
 
-ModelIdentity read_identity(torch::serialize::InputArchive& in) {
+ModelIdentity read_identity(const FieldReader& field) {
+  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
   ModelIdentity id;
-  id.variant = read_string(in, "variant");
-  id.rules_hash = parse_hash_hex(read_string(in, "rules_hash"));
-  id.encoding_hash = parse_hash_hex(read_string(in, "encoding_hash"));
-  id.channels = int(read_int(in, "channels"));
-  id.height = int(read_int(in, "height"));
-  id.width = int(read_int(in, "width"));
-  id.num_actions = int(read_int(in, "num_actions"));
-  id.players = int(read_int(in, "players"));
+  id.variant = read_string(field, "variant");
+  id.rules_hash = parse_hash_hex(read_string(field, "rules_hash"));
+  id.encoding_hash = parse_hash_hex(read_string(field, "encoding_hash"));
+  id.channels = int(read_int(field, "channels", 1, kMax));
+  id.height = int(read_int(field, "height", 1, kMax));
+  id.width = int(read_int(field, "width", 1, kMax));
+  id.num_actions = int(read_int(field, "num_actions", 1, kMax));
+  id.players = int(read_int(field, "players", 1, kMax));
   return id;
+}
+
+// The size of a file in bytes (0 when it cannot be read).
+int64_t file_bytes(const std::string& path) {
+  std::error_code ec;
+  const auto n = std::filesystem::file_size(path, ec);
+  return ec ? 0 : int64_t(n);
 }
 
 // Opens the archive and checks its format; every failure names the file.
 void open_archive(torch::serialize::InputArchive& in, const std::string& path) {
   if (!std::filesystem::is_regular_file(path)) throw Error("checkpoint '" + path + "' does not exist");
+  std::string archive;
   try {
-    in.load_from(path, torch::Device(torch::kCPU));  // whichever device saved it
-  } catch (const c10::Error& e) {
+    archive = unwrap(read_text_file(path));
+  } catch (const Error& e) {
+    throw Error("checkpoint '" + path + "' " + e.what());
+  }
+  try {
+    in.load_from(archive.data(), archive.size(), torch::Device(torch::kCPU));  // whichever device saved it
+  } catch (const std::exception&) {
     throw Error("checkpoint '" + path + "' is truncated or corrupt (not a readable archive)");
   }
   try {
-    if (read_string(in, "format") != kFormat) throw Error("unknown format");
+    if (read_string(fields_of(in), "format") != kFormat) throw Error("unknown format");
   } catch (const std::exception& e) {
     throw Error("checkpoint '" + path + "' is not a vzero checkpoint (" + e.what() + ")");
   }
@@ -77,20 +129,13 @@ void open_archive(torch::serialize::InputArchive& in, const std::string& path) {
 void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t step, int generation,
                      torch::optim::Optimizer* optimizer) {
   torch::serialize::OutputArchive out;
-  const ModelIdentity& id = model->identity;
-  out.write("format", c10::IValue(std::string(kFormat)));
-  out.write("variant", c10::IValue(id.variant));
-  out.write("rules_hash", c10::IValue(hash_hex(id.rules_hash)));
-  out.write("encoding_hash", c10::IValue(hash_hex(id.encoding_hash)));
-  out.write("channels", c10::IValue(int64_t(id.channels)));
-  out.write("height", c10::IValue(int64_t(id.height)));
-  out.write("width", c10::IValue(int64_t(id.width)));
-  out.write("num_actions", c10::IValue(int64_t(id.num_actions)));
-  out.write("players", c10::IValue(int64_t(id.players)));
-  out.write("config", c10::IValue(model->config.to_text()));
-  out.write("step", c10::IValue(step));
-  out.write("generation", c10::IValue(int64_t(generation)));
-  out.write("weights_hash", c10::IValue(weights_hash(model)));
+  CheckpointHeader h;
+  h.identity = model->identity;
+  h.config = model->config;
+  h.step = step;
+  h.generation = generation;
+  h.weights_hash = weights_hash(model);
+  for (const auto& [key, value] : checkpoint_fields(h)) out.write(key, value);
   torch::serialize::OutputArchive weights;
   model->save(weights);
   out.write("model", weights);
@@ -99,20 +144,63 @@ void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t ste
     optimizer->save(opt);
     out.write("optimizer", opt);
   }
-  const std::string tmp = path + ".tmp";
+  std::ostringstream archive;
   try {
-    out.save_to(tmp);
-  } catch (const c10::Error& e) {
+    out.save_to(archive);
+  } catch (const std::exception&) {
     throw Error("cannot write checkpoint '" + path + "'");
   }
-  sync_and_rename(tmp, path);
+  std::string file(kMagic, sizeof kMagic);
+  put_u64(file, archive.str().size());
+  put_u64(file, fnv1a(archive.str()));
+  file += archive.str();
+  write_text_file(path, file);  // to path.tmp, synced, renamed
+}
+
+std::vector<std::pair<std::string, c10::IValue>> checkpoint_fields(const CheckpointHeader& h) {
+  const ModelIdentity& id = h.identity;
+  return {{"format", std::string(kFormat)},
+          {"variant", id.variant},
+          {"rules_hash", hash_hex(id.rules_hash)},
+          {"encoding_hash", hash_hex(id.encoding_hash)},
+          {"channels", int64_t(id.channels)},
+          {"height", int64_t(id.height)},
+          {"width", int64_t(id.width)},
+          {"num_actions", int64_t(id.num_actions)},
+          {"players", int64_t(id.players)},
+          {"config", h.config.to_text()},
+          {"step", h.step},
+          {"generation", int64_t(h.generation)},
+          {"weights_hash", h.weights_hash}};
+}
+
+CheckpointHeader read_checkpoint_fields(const FieldReader& field, const ModelIdentity* expected,
+                                        int64_t file_bytes, const std::string& what) {
+  CheckpointHeader h;
+  h.identity = read_identity(field);
+  if (expected) expected->expect_same(h.identity, what);
+  h.config = model_config_from_text(read_string(field, "config"));
+  h.step = read_int(field, "step", 0, std::numeric_limits<int64_t>::max());
+  h.generation = int(read_int(field, "generation", 0, std::numeric_limits<int32_t>::max()));
+  h.weights_hash = read_string(field, "weights_hash");
+  // The largest layers (at least 2 bytes a weight, stored uncompressed) must fit
+  // in the file: a corrupt config must not make the reader build a model of
+  // gigabytes first.
+  const ModelConfig& c = h.config;
+  const double area = double(h.identity.height) * h.identity.width;
+  const double weights = 18.0 * c.blocks * c.filters * c.filters +
+                         area * c.policy_channels * h.identity.num_actions + area * c.value_hidden;
+  if (2.0 * weights > double(file_bytes))
+    throw Error("its model config claims more weights than the file holds");
+  return h;
 }
 
 std::pair<ModelIdentity, ModelConfig> read_checkpoint_header(const std::string& path) {
   torch::serialize::InputArchive in;
   open_archive(in, path);
   try {
-    return {read_identity(in), model_config_from_text(read_string(in, "config"))};
+    const CheckpointHeader h = read_checkpoint_fields(fields_of(in), nullptr, file_bytes(path), "");
+    return {h.identity, h.config};
   } catch (const Error& e) {
     throw Error("checkpoint '" + path + "': " + e.what());
   }
@@ -123,26 +211,24 @@ Checkpoint load_checkpoint(const std::string& path, const ModelIdentity* expecte
   open_archive(in, path);
   Checkpoint c;
   try {
-    const ModelIdentity id = read_identity(in);
-    if (expected) expected->expect_same(id, "checkpoint '" + path + "'");
-    const ModelConfig config = model_config_from_text(read_string(in, "config"));
-    c.step = read_int(in, "step");
-    c.generation = int(read_int(in, "generation"));
-    const std::string want = read_string(in, "weights_hash");
-    c.model = PolicyValueNet(config, id);
+    const CheckpointHeader h = read_checkpoint_fields(fields_of(in), expected, file_bytes(path),
+                                                      "checkpoint '" + path + "'");
+    c.step = h.step;
+    c.generation = h.generation;
+    c.model = PolicyValueNet(h.config, h.identity);
     torch::serialize::InputArchive weights;
     if (!in.try_read("model", weights)) throw Error("no weights");
     try {
       c.model->load(weights);
-    } catch (const c10::Error&) {
+    } catch (const std::exception&) {
       throw Error("weights do not fit the model");
     }
-    if (weights_hash(c.model) != want) throw Error("weights fail their checksum");
+    if (weights_hash(c.model) != h.weights_hash) throw Error("weights fail their checksum");
   } catch (const Error& e) {
     const std::string what = e.what();
     if (what.rfind("checkpoint '", 0) == 0) throw;
     throw Error("checkpoint '" + path + "': " + what);
-  } catch (const c10::Error&) {
+  } catch (const std::exception&) {
     throw Error("checkpoint '" + path + "' is truncated or corrupt");
   }
   return c;
@@ -152,10 +238,11 @@ void load_optimizer_state(const std::string& path, torch::optim::Optimizer& opti
   torch::serialize::InputArchive in;
   open_archive(in, path);
   torch::serialize::InputArchive opt;
+  if (!in.try_read("optimizer", opt))
+    throw Error("checkpoint '" + path + "' holds no optimizer state");
   try {
-    if (!in.try_read("optimizer", opt)) throw Error("checkpoint '" + path + "' holds no optimizer state");
     optimizer.load(opt);
-  } catch (const c10::Error&) {
+  } catch (const std::exception&) {
     throw Error("checkpoint '" + path + "': optimizer state is corrupt or does not fit");
   }
 }

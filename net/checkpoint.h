@@ -1,11 +1,16 @@
 #pragma once
 // Checkpoints: weights, the model's identity (variant, rules hash, encoding
 // hash, shapes), its config, the training step and generation, optionally
-// the optimizer state, and a checksum of the weights. Written under a
-// temporary name and renamed, so a killed run never leaves half a file.
+// the optimizer state, and a checksum of the weights; the LibTorch archive
+// behind a header with its length and hash, checked before LibTorch reads it
+// (its reader can crash on a corrupt archive). Written under a temporary name
+// and renamed, so a killed run never leaves half a file.
 #include <torch/torch.h>
 
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "net/model.h"
 
@@ -16,6 +21,25 @@ struct Checkpoint {
   int64_t step = 0;
   int generation = 0;
 };
+
+// What a checkpoint holds besides its weights.
+struct CheckpointHeader {
+  ModelIdentity identity;
+  ModelConfig config;
+  int64_t step = 0;
+  int generation = 0;
+  std::string weights_hash;
+};
+// The header's fields as save_checkpoint writes them ("format" first).
+std::vector<std::pair<std::string, c10::IValue>> checkpoint_fields(const CheckpointHeader& header);
+// Looks up one field of a checkpoint archive: false when absent.
+using FieldReader = std::function<bool(const std::string& key, c10::IValue& value)>;
+// Reads and checks the header fields: types and ranges, the identity against
+// expected when given (what: names the checkpoint in that error), and a model
+// config whose largest layers fit in a file of file_bytes. Throws Error. The
+// layer the readers below share (and fuzz/fuzz_checkpoint.cpp feeds).
+CheckpointHeader read_checkpoint_fields(const FieldReader& field, const ModelIdentity* expected,
+                                        int64_t file_bytes, const std::string& what);
 
 // Saves model (and optimizer when given) to path.
 void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t step, int generation,

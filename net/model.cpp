@@ -86,7 +86,7 @@ NetOutput PolicyValueNetImpl::forward(const torch::Tensor& x) {
         t[i] = m.conv(in(0));
         break;
       case LayerKind::BatchNorm:
-        t[i] = m.bn(in(0));
+        t[i] = batch_norm_override && is_training() ? batch_norm_override(*m.bn, in(0)) : m.bn(in(0));
         break;
       case LayerKind::Relu:
         t[i] = torch::relu(in(0));

@@ -5,6 +5,8 @@
 // 0 is the player to act) and the optional wdl and moves-left outputs.
 #include <torch/torch.h>
 
+#include <functional>
+
 #include "net/model_config.h"
 #include "net/model_graph.h"
 
@@ -32,6 +34,9 @@ struct PolicyValueNetImpl : torch::nn::Module {
   ModelConfig config;
   ModelIdentity identity;
   NetworkGraph graph;
+  // When set, batch-norm layers in training mode call it instead of their module
+  // (distributed training: statistics over every rank's samples).
+  std::function<torch::Tensor(torch::nn::BatchNorm2dImpl&, const torch::Tensor&)> batch_norm_override;
 
  private:
   // The LibTorch module of each layer (null for parameter-free layers).

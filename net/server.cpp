@@ -3,7 +3,9 @@
 
 #include <ATen/Parallel.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -16,6 +18,7 @@
 #include "game/zobrist.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
+#include "net/value_seats.h"
 
 namespace vzero {
 
@@ -172,6 +175,13 @@ struct InferenceServer::Impl {
     const float* vl = values.data_ptr<float>();
     const float* ml = moves_left.defined() ? moves_left.data_ptr<float>() : nullptr;
     const int actions = int(policy.size(1)), players = int(values.size(1));
+    // A diverged network (NaN or infinite weights) must not steer searches silently.
+    const auto finite = [](const float* x, size_t count) {
+      return std::all_of(x, x + count, [](float f) { return std::isfinite(f); });
+    };
+    if (!finite(pl, size_t(n) * actions) || !finite(vl, size_t(n) * players) ||
+        (ml && !finite(ml, size_t(n))))
+      throw Error("its outputs are not finite numbers (diverged weights?)");
     for (int i = 0; i < n; ++i) {
       Request& r = *batch[i];
       Evaluation& e = *r.out;
@@ -186,7 +196,8 @@ struct InferenceServer::Impl {
       for (size_t k = 0; k < r.legal->size(); ++k) sum += e.priors[k] = std::exp(logit((*r.legal)[k]) - top);
       for (float& p : e.priors) p /= sum;
       e.values.assign(players, 0.0f);
-      for (int k = 0; k < players; ++k) e.values[(r.player + k) % players] = vl[size_t(i) * players + k];
+      for (int k = 0; k < players; ++k)
+        e.values[value_output_seat(r.player, k, players)] = vl[size_t(i) * players + k];
       e.moves_left = ml ? std::max(0.0f, ml[i]) : -1.0f;
       if (cache.enabled()) cache.put(r.key, e);
     }

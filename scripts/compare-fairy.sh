@@ -17,7 +17,7 @@ fs_run() {  # variant depth -> wall ms
   t1=$(ms)
   echo $((t1 - t0))
 }
-for row in "chess 6" "grand 4" "losalamos 6"; do
+for row in "chess 6" "grand 4" "losalamos 7" "shogi 5" "minishogi 6"; do
   set -- $row
   startup=$(fs_run "$1" "")
   wall=$(fs_run "$1" "$2")

@@ -10,6 +10,8 @@ pkgs=(
   fairy-stockfish pgn-extract gnuplot-nox
   python3-torch python3-h5py python3-numpy
   libprotobuf-dev libonnx-dev python3-onnx
+  libopenmpi-dev openmpi-bin
+  clang libclang-rt-14-dev  # libFuzzer and the sanitizers: scripts/fuzz.sh, scripts/tsan.sh
 )
 # Node.js and npm run the ONNX check (tests/onnx-js). A Node.js that already
 # brings npm (e.g. from nodesource, which conflicts with Debian's npm) is kept.

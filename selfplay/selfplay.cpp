@@ -17,11 +17,12 @@
 #include <thread>
 
 #include "game/error.h"
+#include "game/files.h"
 #include "game/toml_reader.h"
 #include "game/zobrist.h"
 #include "mcts/search.h"
-#include "game/files.h"
 #include "selfplay/shard.h"
+#include "selfplay/tbb_handover.h"
 
 namespace vzero {
 
@@ -208,11 +209,13 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
       // The games block while the evaluator works: run more of them than cores.
       tbb::global_control allow(tbb::global_control::max_allowed_parallelism, size_t(sp.parallel_games) + 1);
       tbb::task_arena arena(sp.parallel_games);
+      TbbHandover handover;
       arena.execute([&] {
         tbb::parallel_for(
             tbb::blocked_range<size_t>(0, indices.size(), 1),
-            [&](const tbb::blocked_range<size_t>& range) {
+            handover.wrap([&](const tbb::blocked_range<size_t>& range) {
               for (size_t i = range.begin(); i < range.end(); ++i) {
+                if (job.stop && job.stop->load()) continue;
                 PlayedGame g = play_game(job, indices[i]);
                 std::lock_guard<std::mutex> lock(m);
                 ++stats.games;
@@ -229,9 +232,10 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
                 stats.capped += g.record.end_reason == "cap";
                 writer.add_game(std::move(g.record), std::move(g.samples));
               }
-            },
+            }),
             tbb::simple_partitioner());
       });
+      handover.collect();
     } catch (...) {
       failure = std::current_exception();
     }

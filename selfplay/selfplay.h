@@ -7,6 +7,7 @@
 // played out to count false resignations, a length cap scored as a draw.
 // A game depends only on the job's seed, its game id and the evaluator, so a
 // killed run resumes by playing the indices its shards lack.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -69,6 +70,8 @@ struct SelfplayJob {
   uint64_t seed = 1;             // with the game id, seeds each game
   int64_t first_game_id = 0;     // game index i has id first_game_id + i
   std::optional<std::vector<int64_t>> indices;  // the game indices to play; unset: 0 .. selfplay.games - 1
+  // Set (e.g. from progress): games not yet begun are left out; those in play finish and are written.
+  const std::atomic<bool>* stop = nullptr;
   // Called about every progress_seconds from the thread that called run_selfplay.
   std::function<void(const SelfplayStats&)> progress;
   double progress_seconds = 2.0;

@@ -31,9 +31,10 @@ namespace {
 constexpr size_t kChunkBytes = 256 * 1024;  // target size of one chunk before compression
 constexpr unsigned kDeflateLevel = 4;
 
-// Flattens games and their samples (already checked) into columns.
-Columns gather(const std::vector<GameRecord>& games,
-               const std::vector<std::vector<Sample>>& samples_per_game) {
+}  // namespace
+
+Columns shard_detail::gather(const std::vector<GameRecord>& games,
+                             const std::vector<std::vector<Sample>>& samples_per_game) {
   Columns c;
   c.games = static_cast<int64_t>(games.size());
   c.policy_offset.push_back(0);
@@ -66,6 +67,8 @@ Columns gather(const std::vector<GameRecord>& games,
   }
   return c;
 }
+
+namespace {
 
 // ---------------------------------------------------------------- writing
 
@@ -134,8 +137,9 @@ void write_strings(hid_t loc, const std::string& path, const char* name, const s
   write_dataset(loc, path, name, type.get(), type.get(), {values.size()}, buffer.data());
 }
 
-// Writes the whole HDF5 file at path (caller holds the HDF5 lock).
-void write_file(const std::string& path, const ShardMeta& m, const Columns& c) {
+}  // namespace
+
+void shard_detail::write_file(const std::string& path, const ShardMeta& m, const Columns& c) {
   H5Id file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
   if (!file.valid()) write_failed(path, "the file (create)");
   const hid_t root = file.get();
@@ -189,6 +193,8 @@ void write_file(const std::string& path, const ShardMeta& m, const Columns& c) {
   write_dataset(gr, path, "resigned", H5T_STD_U8LE, H5T_NATIVE_UINT8, {g}, c.g_resigned.data());
   if (!group.reset() || !file.reset()) write_failed(path, "the file (close)");
 }
+
+namespace {
 
 // fsyncs a file or directory; throws Error on failure.
 void sync_path(const std::string& path, bool directory) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "game/error.h"
+#include "selfplay/sample.h"
 
 namespace vzero::shard_detail {
 
@@ -181,4 +182,15 @@ inline uint64_t content_hash(const Columns& c) {
       });
   return h;
 }
+
+// Flattens games and their samples (already checked) into columns.
+Columns gather(const std::vector<GameRecord>& games,
+               const std::vector<std::vector<Sample>>& samples_per_game);
+
+// Writes the whole HDF5 file at path (caller holds the HDF5 lock): the
+// attributes of m (format_version: this build's) with both hashes, then the
+// columns as they are, unchecked (fuzz/fuzz_shard.cpp writes broken ones).
+// Each column must have the length its shape gives (docs/shards.md).
+void write_file(const std::string& path, const ShardMeta& m, const Columns& c);
+
 }  // namespace vzero::shard_detail

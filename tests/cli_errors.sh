@@ -51,6 +51,16 @@ expect_error play --variant chess --opponent wizard
 expect_error play --variant chess --opponent net:model="$tmp/bad.pt"
 expect_error play --variant attrition-4p --seat 4
 expect_error serve
+# Roles of a shared run folder, and ranks of distributed training.
+expect_error selfplay --follow --games 1
+expect_error selfplay --run-dir "$tmp/roles" --variant chess
+expect_error gate --config "$tmp/typo.toml" --run-dir "$tmp/roles"
+expect_error gate
+mkdir -p "$tmp/roles/models" && echo "generation x" > "$tmp/roles/models/current.txt"
+expect_error selfplay --run-dir "$tmp/roles" --games 1
+WORLD_SIZE=2 RANK=2 expect_error train --run-dir "$tmp/ranks"
+WORLD_SIZE=2 RANK=0 MASTER_ADDR=127.0.0.1 expect_error train --run-dir "$tmp/ranks"
+WORLD_SIZE=2 RANK=0 expect_error train --run-dir "$tmp/ranks"
 expect_ok arena --variant attrition --a mcts:sims=20 --b random --games 2
 expect_ok encoding --variant world
 expect_ok perft --variant chess --depth 2 --divide
@@ -61,6 +71,19 @@ case "$out" in "nodes 8902 time_ms "*" nps "*) ;; *) echo "FAIL: last line '$out
 n=$("$vz" perft --variant grand --depth 2 --divide | grep -c ': ')
 [ "$n" -eq 65 ] || { echo "FAIL: divide printed $n lines"; fails=$((fails + 1)); }
 "$vz" variants | cut -f1 | grep -qx chess || { echo "FAIL: variants lacks chess"; fails=$((fails + 1)); }
+# Shogi: malformed FEN and SFEN, a drop onto an occupied square, a second
+# unpromoted pawn on a file (nifu), "+" on pieces that cannot promote.
+expect_error perft --variant shogi --fen "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN[] w - - 0 1" --depth 1
+expect_error perft --variant shogi --fen "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 0P 1" --depth 1
+expect_error perft --variant shogi --fen "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK+GSNL b - 1" --depth 1
+expect_error perft --variant shogi --fen "4k4/9/9/9/9/9/9/9/4K4[P] w - - 0 1" --moves "P@e1" --depth 1
+expect_error perft --variant shogi --fen "4k4/9/9/9/9/9/4P4/9/4K4[P] w - - 0 1" --moves "P@e5" --depth 1
+expect_error perft --variant shogi --moves "e1e2+" --depth 1
+expect_error perft --variant shogi --fen "4k4/9/4G4/9/9/9/9/9/4K4[] w - - 0 1" --moves "e7e8+" --depth 1
+expect_error perft --variant shogi --moves "h3h4+" --depth 1
+expect_error perft --variant minishogi --fen "rbsgk/4p/5/P4/KGSBR[] w - - 0" --moves "a2a3q" --depth 1
+expect_ok perft --variant shogi --fen "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1" --depth 2
+expect_ok perft --variant shogi --fen "4k4/9/9/9/9/9/4P4/9/4K4[P] w - - 0 1" --moves "P@d5" --depth 1
 # Matches with openings, SPRT, records and PGN; ratings over games files.
 printf 'moves: N@d4\nmoves: N@d4 zz\n' > "$tmp/bad-openings.txt"
 printf 'moves: N@d4\n' > "$tmp/openings.txt"

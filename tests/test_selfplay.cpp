@@ -1,5 +1,6 @@
 // Self-play tests: shards read back exactly, a killed run leaves only
-// complete shards, a seed repeats its games.
+// complete shards, a seed repeats its games, resignation and its count of
+// false resignations, fast searches marked as no policy target.
 #include <catch.hpp>
 
 #include <csignal>
@@ -142,5 +143,145 @@ TEST_CASE("selfplay: a run killed with SIGKILL leaves only complete shards", "[s
     const ShardData d = read_shard(p);  // throws if incomplete or corrupt
     CHECK(d.games.size() == 2);
   }
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// A job whose every move is a full search, resigning below threshold
+// (two players), playout_fraction of its games never resigning.
+SelfplayJob resign_job(const Game& game, Evaluator& eval, const fs::path& dir, int games,
+                       double threshold, double playout_fraction) {
+  SelfplayJob job = small_job(game, eval, dir, games);
+  job.selfplay.full_fraction = 1.0;
+  job.selfplay.resign_threshold = threshold;
+  job.selfplay.resign_playout_fraction = playout_fraction;
+  return job;
+}
+
+// The seat whose first full search decided a (would-be) resignation: the seat
+// to act at the game's first full-search sample.
+int first_full_search_seat(const std::vector<Sample>& samples, int64_t game_id) {
+  int seat = -1, ply = 1 << 30;
+  for (const Sample& s : samples)
+    if (s.game_id == game_id && s.full_search && s.ply < ply) seat = s.player, ply = s.ply;
+  return seat;
+}
+
+}  // namespace
+
+TEST_CASE("selfplay: a seat whose value falls below the threshold resigns and loses",
+          "[selfplay][resign]") {
+  // Threshold 1: every full search's value is below it, so the seat to act
+  // resigns at its first full search (the first move, with full_fraction 1).
+  const fs::path dir = vzero::testing::temp_dir("sp-resign");
+  const Game& game = game_by_id("attrition");
+  HeuristicEvaluator eval;
+  const SelfplayStats stats = run_selfplay(resign_job(game, eval, dir, 6, 1.0, 0.0));
+  CHECK(stats.resigned == 6);
+  CHECK(stats.would_resign == 0);
+  CHECK(stats.false_resignations == 0);
+  std::vector<Sample> samples;
+  const std::vector<GameRecord> games = all_games(dir, &samples);
+  REQUIRE(games.size() == 6);
+  for (const GameRecord& g : games) {
+    CHECK(g.resigned);
+    CHECK(g.end_reason == "resign");
+    CHECK(g.actions.empty());  // resigned before its first move
+    const int seat = first_full_search_seat(samples, g.game_id);
+    REQUIRE(seat >= 0);
+    CHECK(g.result[size_t(seat)] == -1.0f);
+    CHECK(g.result[size_t(1 - seat)] == 1.0f);
+    for (const Sample& s : samples)
+      if (s.game_id == g.game_id) CHECK(s.result == g.result);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("selfplay: played-out games count the resignations that would have been false",
+          "[selfplay][resign]") {
+  // With resign_playout_fraction 1 no game resigns; each game in which a seat
+  // would have resigned is played out and counted, and the resignation was
+  // false when that seat did not lose.
+  const fs::path dir = vzero::testing::temp_dir("sp-playout");
+  const Game& game = game_by_id("attrition");
+  HeuristicEvaluator eval;
+  const SelfplayStats stats = run_selfplay(resign_job(game, eval, dir, 8, 1.0, 1.0));
+  CHECK(stats.resigned == 0);
+  CHECK(stats.would_resign == 8);
+  std::vector<Sample> samples;
+  const std::vector<GameRecord> games = all_games(dir, &samples);
+  REQUIRE(games.size() == 8);
+  int false_resignations = 0;
+  for (const GameRecord& g : games) {
+    CHECK_FALSE(g.resigned);
+    CHECK(g.end_reason != "resign");
+    const int seat = first_full_search_seat(samples, g.game_id);
+    REQUIRE(seat >= 0);
+    false_resignations += g.result[size_t(seat)] >= 0.0f;
+  }
+  CHECK(stats.false_resignations == false_resignations);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("selfplay: no resignation below a threshold of -1, nor with more than two players",
+          "[selfplay][resign]") {
+  for (const auto& [id, threshold] :
+       {std::pair<const char*, double>{"attrition", -1.0}, {"attrition-3p", 1.0}}) {
+    const fs::path dir = vzero::testing::temp_dir("sp-noresign");
+    const Game& game = game_by_id(id);
+    HeuristicEvaluator eval;
+    const SelfplayStats stats = run_selfplay(resign_job(game, eval, dir, 3, threshold, 0.0));
+    CHECK(stats.resigned == 0);
+    CHECK(stats.would_resign == 0);
+    for (const GameRecord& g : all_games(dir)) CHECK_FALSE(g.resigned);
+    fs::remove_all(dir);
+  }
+}
+
+TEST_CASE("selfplay: fast searches are marked as no policy target", "[selfplay][playout-cap]") {
+  // Playout cap randomisation: only full searches are policy targets. The
+  // trainer masks the others (training test "fast-search samples teach the
+  // value only").
+  const Game& game = game_by_id("attrition");
+  for (const double full : {0.0, 0.5, 1.0}) {
+    const fs::path dir = vzero::testing::temp_dir("sp-mask");
+    HeuristicEvaluator eval;
+    SelfplayJob job = small_job(game, eval, dir, 4);
+    job.selfplay.full_fraction = full;
+    const SelfplayStats stats = run_selfplay(job);
+    std::vector<Sample> samples;
+    all_games(dir, &samples);
+    int64_t marked = 0;
+    for (const Sample& s : samples) marked += s.full_search;
+    CHECK(marked == stats.full_positions);
+    if (full == 0.0) CHECK(marked == 0);
+    if (full == 1.0) CHECK(marked == int64_t(samples.size()));
+    if (full == 0.5) {
+      CHECK(marked > 0);
+      CHECK(marked < int64_t(samples.size()));
+    }
+    fs::remove_all(dir);
+  }
+}
+
+TEST_CASE("selfplay: games in parallel sharing one evaluator are each written once",
+          "[selfplay][threads]") {
+  // Several TBB threads play at once, share the evaluator and hand games to
+  // the writer thread (scripts/tsan.sh runs this under ThreadSanitizer).
+  const fs::path dir = vzero::testing::temp_dir("sp-parallel");
+  const Game& game = game_by_id("attrition");
+  RolloutEvaluator eval(7);
+  SelfplayJob job = small_job(game, eval, dir, 12);
+  job.selfplay.parallel_games = 4;
+  job.selfplay.games_per_shard = 2;
+  job.first_game_id = 100;
+  const SelfplayStats stats = run_selfplay(job);
+  CHECK(stats.games == 12);
+  std::vector<Sample> samples;
+  const std::vector<GameRecord> games = all_games(dir, &samples);
+  REQUIRE(games.size() == 12);
+  for (size_t i = 0; i < games.size(); ++i) CHECK(games[i].game_id == int64_t(100 + i));
+  CHECK(int64_t(samples.size()) == stats.positions);
   fs::remove_all(dir);
 }

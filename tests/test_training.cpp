@@ -1,17 +1,23 @@
-// Training tests: the loss goes down on a fixed dataset, a killed and resumed
-// training ends where an uninterrupted one does, configs reject bad keys.
+// Training tests: the loss goes down on a fixed dataset (held-out games too),
+// a killed and resumed training ends where an uninterrupted one does, configs
+// reject bad keys, values come back at their seats through the server, fast
+// searches are masked out of the policy loss.
 #include "net/checkpoint.h"
+#include "net/server.h"
+#include "training/loop.h"
 #include "training/train_run.h"
 #include "training/trainer.h"
 
 #undef CHECK  // glog's, through LibTorch; Catch's must win
-#include <catch.hpp>
-
-#include <csignal>
-#include <filesystem>
-#include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <catch.hpp>
+#include <csignal>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <thread>
 
 #include "game/error.h"
 #include "mcts/evaluators.h"
@@ -69,22 +75,33 @@ bool same_weights(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-TEST_CASE("training: the loss on a small fixed dataset goes down", "[training]") {
+TEST_CASE("training: the loss on a small fixed dataset goes down, on held-out games too",
+          "[training]") {
   const fs::path dir = fresh_dir("loss");
   const RunConfig config = tiny_config(0);
   make_shards(dir, config);
   const Game& game = game_by_id("attrition");
-  const ReplayWindow w = load_window(game, (dir / "shards").string(), 100000, 0.0);
+  // A third of the games held out: the network never trains on them.
+  const ReplayWindow w = load_window(game, (dir / "shards").string(), 100000, 0.3);
   REQUIRE(w.train.size() > 200);
+  REQUIRE(w.validation.size() > 50);
+  std::set<int64_t> trained;
+  for (const Sample& s : w.train) trained.insert(s.game_id);
+  int64_t seen = 0;
+  for (const Sample& v : w.validation) seen += trained.count(v.game_id);
+  REQUIRE(seen == 0);
   Trainer t(game, config, "");
-  const Validation before = t.validate(w.train);
+  const Validation before = t.validate(w.train), held_before = t.validate(w.validation);
   const TrainReport first = t.train(w, 20);
   t.train(w, 200);
   const TrainReport last = t.train(w, 20);
-  const Validation after = t.validate(w.train);
+  const Validation after = t.validate(w.train), held_after = t.validate(w.validation);
   CHECK(last.policy_loss + last.value_loss < first.policy_loss + first.value_loss);
   CHECK(after.policy_loss < before.policy_loss);
   CHECK(after.value_mse < before.value_mse);
+  // What it learned carries over to games it has not seen.
+  CHECK(held_after.policy_loss < held_before.policy_loss);
+  CHECK(held_after.value_mse < held_before.value_mse);
   fs::remove_all(dir);
 }
 
@@ -215,6 +232,95 @@ TEST_CASE("training: root_value_weight moves the value target from the result to
   };
   CHECK(value_error_after_training(0.0) < 0.05);  // learns the result
   CHECK(value_error_after_training(1.0) > 0.8);   // learns the search value, about 1 away from the result
+}
+
+TEST_CASE("training: a value trained for a seat is served for that seat (3 and 4 players)",
+          "[training][seats]") {
+  // The network's values are relative to the seat to act (net/value_seats.h);
+  // the trainer rotates targets into that frame and the server rotates the
+  // answers back. Positions with every seat to act, each trained on the same
+  // absolute result, must come back from a served checkpoint at the same
+  // absolute seats: a rotation that differs between the two would permute them.
+  for (const char* id : {"attrition-3p", "attrition-4p"}) {
+    INFO(id);
+    const Game& game = game_by_id(id);
+    const int players = game.num_players();
+    const std::vector<float> result = players == 3 ? std::vector<float>{0.8f, 0.0f, -0.8f}
+                                                   : std::vector<float>{0.8f, 0.3f, -0.3f, -0.8f};
+    // The placement round: seat k acts after k placements.
+    const std::vector<std::string> places = {"N@a1", "N@h8", "N@a8", "N@h1"};
+    std::vector<std::unique_ptr<GameState>> states;
+    ReplayWindow w;
+    auto s = game.new_state();
+    for (int k = 0; k < players; ++k) {
+      REQUIRE(s->current_player() == k);
+      Sample sample = sample_at(*s, places[size_t(k)]);
+      sample.result = sample.root_value = result;
+      w.train.push_back(sample);
+      states.push_back(s->clone());
+      s->apply(s->text_to_action(places[size_t(k)]));
+    }
+    const RunConfig config =
+        parse_run_config(std::string("variant = \"") + id +
+                             "\"\nseed = 5\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n" +
+                             "[train]\nbatch_size = 16\noptimizer = \"adamw\"\nlr = "
+                             "0.01\nlr_warmup_steps = 0\nthreads = 1\n",
+                         "test config");
+    Trainer t(game, config, "");
+    t.train(w, 600);
+    const fs::path dir = fresh_dir(std::string("seats-") + id);
+    const std::string path = (dir / "model.pt").string();
+    t.save(path, 1);
+    ServerConfig serve;
+    serve.cache_entries = 0;
+    InferenceServer server(game, serve, path);
+    for (const auto& state : states) {
+      std::vector<Evaluation> out;
+      server.evaluate({state.get()}, out);
+      INFO("seat to act " << state->current_player());
+      for (int seat = 0; seat < players; ++seat)
+        CHECK(out[0].values[size_t(seat)] == Approx(result[size_t(seat)]).margin(0.15));
+    }
+    fs::remove_all(dir);
+  }
+}
+
+TEST_CASE("training: fast-search samples teach the value only, never the policy",
+          "[training][playout-cap]") {
+  // Playout cap randomisation: a sample of a fast search (full_search false)
+  // is masked out of the policy loss. Trained only on such samples, whose
+  // policy says "N@g5", the network must not learn that move; the same
+  // samples marked as full searches teach it.
+  const Game& game = game_by_id("attrition");
+  auto state = game.new_state();
+  state->apply(state->text_to_action("N@c1"));
+  Sample fast = sample_at(*state, "N@g5");
+  fast.full_search = false;
+  fast.result = {0.5f, -0.5f};
+  Sample full = fast;
+  full.full_search = true;
+  const auto train_on = [&](const Sample& s) {
+    RunConfig config = parse_run_config(
+        "variant = \"attrition\"\nseed = 5\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n"
+        "[train]\nbatch_size = 16\noptimizer = \"adamw\"\nlr = 0.01\nlr_warmup_steps = 0\nthreads "
+        "= 1\n",
+        "test config");
+    auto t = std::make_unique<Trainer>(game, config, "");
+    ReplayWindow w;
+    w.train = {s};
+    t->train(w, 200);
+    return t;
+  };
+  const auto untrained = train_on(fast);  // trained, but only through the mask
+  const Validation masked = untrained->validate({fast});
+  CHECK(masked.samples == 1);
+  CHECK(masked.policy_loss == 0.0);  // no policy target to score
+  CHECK(masked.policy_top1 == 0.0);
+  const double policy_loss_without = untrained->validate({full}).policy_loss;
+  const double policy_loss_with = train_on(full)->validate({full}).policy_loss;
+  CHECK(policy_loss_without > 3.0);                     // about log(legal moves): nothing learned
+  CHECK(policy_loss_with < 1.0);                        // learned when it is a target
+  CHECK(untrained->validate({fast}).value_mse < 0.05);  // the value was learned all the same
 }
 
 TEST_CASE("training: the trainer runs on the run's device", "[training]") {

@@ -23,6 +23,27 @@ namespace vzero {
 
 namespace fs = std::filesystem;
 
+SelfplayJob generation_job(const Game& game, const RunConfig& config, int current, bool bootstrap) {
+  SelfplayJob job;
+  job.game = &game;
+  job.selfplay = config.selfplay;
+  if (bootstrap && config.loop.bootstrap_games > 0) job.selfplay.games = config.loop.bootstrap_games;
+  if (bootstrap && config.loop.bootstrap_visits > 0) {
+    const double scale = double(config.loop.bootstrap_visits) / job.selfplay.full_visits;
+    job.selfplay.full_visits = config.loop.bootstrap_visits;
+    job.selfplay.fast_visits = std::max(1, int(job.selfplay.fast_visits * scale + 0.5));
+  }
+  job.search = config.search;
+  job.search.root_noise = true;
+  job.meta = shard_meta_for(game, config.hash, current);
+  job.seed = config.seed;
+  if (bootstrap) {
+    const std::string name = config.selfplay.evaluator;
+    job.evaluator_per_game = [name](uint64_t seed) { return make_basic_evaluator(name, seed); };
+  }
+  return job;
+}
+
 namespace {
 
 // Game ids of generation g: g * kIdsPerGeneration + index.
@@ -66,21 +87,9 @@ struct GenerationRun {
   void selfplay() {
     if (progress.has("selfplay")) return;
     const bool bootstrap = current == 0 && g == 1;
-    SelfplayJob job;
-    job.game = &game;
-    job.selfplay = config.selfplay;
-    if (bootstrap && config.loop.bootstrap_games > 0) job.selfplay.games = config.loop.bootstrap_games;
-    if (bootstrap && config.loop.bootstrap_visits > 0) {
-      const double scale = double(config.loop.bootstrap_visits) / job.selfplay.full_visits;
-      job.selfplay.full_visits = config.loop.bootstrap_visits;
-      job.selfplay.fast_visits = std::max(1, int(job.selfplay.fast_visits * scale + 0.5));
-    }
-    job.search = config.search;
-    job.search.root_noise = true;
-    job.meta = shard_meta_for(game, config.hash, current);
+    SelfplayJob job = generation_job(game, config, current, bootstrap);
     job.out_dir = (fs::path(run_dir) / "shards").string();
     job.file_prefix = "gen" + std::to_string(g);
-    job.seed = config.seed;
     job.first_game_id = int64_t(g) * kIdsPerGeneration;
     const int games = job.selfplay.games;
     const WrittenGames written = written_games(job.out_dir, job.file_prefix);
@@ -96,10 +105,7 @@ struct GenerationRun {
     ServerStats net;
     if (!job.indices->empty()) {
       std::unique_ptr<InferenceServer> server;
-      if (bootstrap) {
-        const std::string name = config.selfplay.evaluator;
-        job.evaluator_per_game = [name](uint64_t seed) { return make_basic_evaluator(name, seed); };
-      } else {
+      if (!bootstrap) {
         server = std::make_unique<InferenceServer>(game, config.inference, model_path(run_dir, current));
         job.evaluator = server.get();
       }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "net/value_seats.h"
+
 namespace vzero {
 
 double root_value_share(const Sample& s, const TrainConfig& c) {
@@ -22,7 +24,7 @@ SampleTargets sample_targets(const Sample& s, const TrainConfig& c, bool results
   SampleTargets t;
   t.value.resize(players);
   for (size_t r = 0; r < players; ++r) {
-    const size_t seat = (size_t(s.player) + r) % players;
+    const size_t seat = size_t(value_output_seat(s.player, int(r), int(players)));
     const double q = share > 0.0 ? s.root_value[seat] : 0.0;
     t.value[r] = float((1.0 - share) * s.result[seat] + share * q);
   }

@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iomanip>
 #include <ostream>
 #include <sstream>
 
 #include "game/error.h"
+#include "selfplay/shard.h"
+#include "training/distributed.h"
 #include "training/run_dir.h"
 #include "training/targets.h"
 
@@ -38,25 +41,36 @@ TrainTarget read_target(const std::string& path) {
 TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, std::ostream& log,
                           const TrainRequest& request) {
   const int generation = request.generation;
+  ProcessGroup* group = request.group;
+  const bool lead = !group || group->rank() == 0;  // rank 0 reads, decides and writes for all
   const Game& game = game_by_id(config.variant);
   const fs::path dir(run_dir);
-  prepare_run_dir(config, run_dir);
+  if (lead && !request.prepared) prepare_run_dir(config, run_dir);
+  if (group) group->barrier();
   const fs::path train = dir / "models" / "train.pt";
   const std::string target_file = (dir / "models" / "train-target.txt").string();
-  Trainer trainer(game, config, fs::exists(train) ? train.string() : "");
-  const std::string shards = (dir / "shards").string();
-  const int64_t size = window_size(config.train, config.train.window_growth ? count_positions(shards) : 0);
-  const ReplayWindow window =
-      load_window(game, shards, size, config.train.holdout_fraction, config.train.bootstrap_share);
+  Trainer trainer(game, config, fs::exists(train) ? train.string() : "", group);
+  // The window: rank 0's list of shards, so that every rank sees the same samples.
+  std::string shard_list;
+  for (const std::string& path : list_shards((dir / "shards").string())) shard_list += path + "\n";
+  std::istringstream listed(group ? group->broadcast_text(shard_list) : shard_list);
+  std::vector<std::string> shards;
+  int64_t positions = 0;
+  for (std::string path; std::getline(listed, path);) shards.push_back(path);
+  if (config.train.window_growth)
+    for (const std::string& path : shards) positions += read_shard_counts(path).samples;
+  if (shards.empty()) throw Error("no training samples in '" + (dir / "shards").string() + "'");
+  const ReplayWindow window = load_window(game, shards, window_size(config.train, positions),
+                                          config.train.holdout_fraction, config.train.bootstrap_share);
   // The target step is fixed when a training starts, so that a restart finishes
   // the same training; a generation of the loop trains once, however often it restarts.
-  TrainTarget target = read_target(target_file);
+  TrainTarget target = lead ? read_target(target_file) : TrainTarget{};
   const bool resume = generation > 0 ? target.generation == generation
                                      : target.generation == 0 && target.step > trainer.step();
-  if (resume && target.step < trainer.step())
+  if (lead && resume && target.step < trainer.step())
     throw Error("'" + target_file + "' names step " + std::to_string(target.step) + " but the trainer is at step " +
                 std::to_string(trainer.step()));
-  if (!resume) {
+  if (lead && !resume) {
     const double fresh = request.new_positions > 0 ? double(request.new_positions) : double(window.train.size());
     const int steps = config.train.steps > 0
                           ? config.train.steps
@@ -65,20 +79,28 @@ TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, s
     write_text_file(target_file,
                     "generation " + std::to_string(generation) + " target " + std::to_string(target.step) + "\n");
   }
+  if (group) target.step = std::stoll(group->broadcast_text(std::to_string(target.step)));
   TrainOutcome out;
   const TrainReport& r = out.report = trainer.train(window, int(target.step - trainer.step()), train.string(), 50, request.saved);
+  if (!lead) {
+    group->barrier();  // rank 0 validates and saves
+    return out;
+  }
   // Validated before the save, so that only a kill in the instant between the
   // save and the caller's record of the outcome leaves it unknown.
   const Validation& v = out.validation = trainer.validate(window.validation);
   trainer.save(train.string(), 0);
   std::ostringstream line;
   line << "train step " << r.step << " steps " << r.steps << " samples " << window.train.size() << " shards "
-       << window.shards << " policy_loss " << r.policy_loss << " value_loss " << r.value_loss << " samples_per_s "
-       << r.samples_per_s << " val_top1 " << v.policy_top1 << " val_value_mse " << v.value_mse;
+       << window.shards << std::setprecision(9) << " policy_loss " << r.policy_loss << " value_loss " << r.value_loss
+       << std::setprecision(6) << " samples_per_s " << r.samples_per_s << " val_top1 " << v.policy_top1 << " val_value_mse " << v.value_mse;
   if (v.moves_left_mae >= 0.0)
     line << " moves_left_loss " << r.moves_left_loss << " val_moves_left_mae " << v.moves_left_mae;
+  line << std::setprecision(12) << " checksum " << trainer.checksum();
+  if (group) line << " ranks " << group->world();
   out.line = line.str();
   log << out.line << std::endl;
+  if (group) group->barrier();
   return out;
 }
 

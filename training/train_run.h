@@ -19,12 +19,19 @@ struct TrainOutcome {
 };
 
 // What a caller asks of a training besides the config.
+class ProcessGroup;
+
 struct TrainRequest {
   int64_t new_positions = 0;  // samples new since the last training (0: the whole window)
   // > 0: the loop's training of that generation, which runs to its target
   // once, however often it is called; 0: a new training unless one is unfinished.
   int generation = 0;
   std::function<void(int64_t step)> saved;  // called after each periodic save of train.pt
+  // Distributed training: every rank calls run_training with the same request;
+  // rank 0 prepares the folder, chooses the shards and the target, validates
+  // and writes; the other ranks' outcomes hold only the report.
+  ProcessGroup* group = nullptr;
+  bool prepared = false;  // the caller prepared the run folder (shared by several processes: no clean-up)
 };
 
 // Trains the model of run_dir/models/train.pt (or a fresh one) on run_dir/shards,

@@ -13,6 +13,7 @@
 #include "game/zobrist.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
+#include "training/distributed.h"
 #include "training/targets.h"
 
 namespace vzero {
@@ -26,10 +27,14 @@ struct Trainer::Impl {
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   int64_t step = 0;
   std::vector<BoardSymmetry> symmetries;  // augmentation: the variant's declared ones, when enabled
+  ProcessGroup* group = nullptr;          // distributed training; null: one process
 
-  Impl(const Game& g, const RunConfig& c) : game(g), config(c), spec(g.encoding()), device(parse_device(c.device)) {
+  Impl(const Game& g, const RunConfig& c, ProcessGroup* pg)
+      : game(g), config(c), spec(g.encoding()), device(parse_device(pg ? pg->device() : c.device)), group(pg) {
     if (c.train.symmetries) symmetries = board_symmetries(g);
   }
+  int rank() const { return group ? group->rank() : 0; }
+  int world() const { return group ? group->world() : 1; }
 
   // Moves the model and the optimizer's per-parameter state (momentum, moments) to device.
   void move_to_device() {
@@ -114,21 +119,32 @@ struct Trainer::Impl {
   struct Losses {
     torch::Tensor policy, value, moves_left;  // moves_left undefined without the head
   };
+  // The denominators of the masked means of b (policy, moves left): the masks' sums, at least
+  // 1; with ranks, their sums over the whole batch divided by the ranks, so that the mean of the
+  // ranks' losses is the whole batch's loss.
+  std::pair<torch::Tensor, torch::Tensor> mask_counts(const Batch& b) const {
+    if (!group) return {b.mask.sum().clamp_min(1.0), b.moves_left_mask.sum().clamp_min(1.0)};
+    const std::vector<double> n = group->sum({b.mask.sum().item<double>(), b.moves_left_mask.sum().item<double>()});
+    const auto share = [&](double x) { return torch::full({}, std::max(1.0, x) / world(), b.mask.options()); };
+    return {share(n[0]), share(n[1])};
+  }
+
   // Policy cross-entropy (masked mean); value error: mean squared error, or the cross-entropy of
   // the win/draw/loss head; the moves-left head's Huber error on log(1 + plies), so that it
   // learns relative lengths at every scale.
   Losses losses(const Batch& b) {
     const NetOutput out = model->forward(b.x);
+    const auto [policy_n, moves_left_n] = mask_counts(b);
     Losses l;
     const torch::Tensor ce = -(b.policy * torch::log_softmax(out.policy, 1)).sum(1);
-    l.policy = (ce * b.mask).sum() / b.mask.sum().clamp_min(1.0);
+    l.policy = (ce * b.mask).sum() / policy_n;
     l.value = out.wdl.defined() ? -(b.wdl * torch::log_softmax(out.wdl, 1)).sum(1).mean()
                                 : (out.values - b.value).pow(2).mean();
     if (out.moves_left.defined()) {
       const torch::Tensor error =
           torch::smooth_l1_loss(torch::log1p(out.moves_left), torch::log1p(b.moves_left), torch::Reduction::None)
               .squeeze(1);
-      l.moves_left = (error * b.moves_left_mask).sum() / b.moves_left_mask.sum().clamp_min(1.0);
+      l.moves_left = (error * b.moves_left_mask).sum() / moves_left_n;
     }
     return l;
   }
@@ -140,8 +156,8 @@ struct Trainer::Impl {
   }
 };
 
-Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& checkpoint)
-    : impl_(std::make_unique<Impl>(game, config)) {
+Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& checkpoint, ProcessGroup* group)
+    : impl_(std::make_unique<Impl>(game, config, group)) {
   at::set_num_threads(config.train.threads);
   const ModelIdentity id = ModelIdentity::of(game);
   if (checkpoint.empty()) {
@@ -167,6 +183,19 @@ Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& c
     }
   }
   impl_->move_to_device();
+  if (group) {
+    check(tc.batch_size % group->world() == 0, "train.batch_size " + std::to_string(tc.batch_size) +
+                                                   " is not divisible by the " + std::to_string(group->world()) +
+                                                   " ranks of distributed training");
+    const double sum = checksum(), step = double(impl_->step);
+    const std::vector<double> all = group->sum({sum, step});
+    if (all[1] != step * group->world() || std::fabs(all[0] - sum * group->world()) > 1e-9 * std::fabs(all[0]))
+      throw Error("distributed training: the ranks start from different models (rank " +
+                  std::to_string(group->rank()) + " at step " + std::to_string(impl_->step) + ")");
+    impl_->model->batch_norm_override = [group](torch::nn::BatchNorm2dImpl& bn, const torch::Tensor& x) {
+      return group->batch_norm(bn, x);
+    };
+  }
 }
 
 Trainer::~Trainer() = default;
@@ -180,7 +209,7 @@ TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::str
   t.model->train();
   TrainReport r;
   const auto start = std::chrono::steady_clock::now();
-  const int batch = t.config.train.batch_size;
+  const int batch = t.config.train.batch_size, share = batch / t.world(), first = t.rank() * share;
   std::vector<const Sample*> chosen(batch);
   std::vector<int> sym(size_t(batch), 0);
   const uint64_t views = t.symmetries.size() + 1;
@@ -191,20 +220,33 @@ TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::str
     for (int k = 0; k < batch; ++k) chosen[k] = &window.train[splitmix64(rng) % window.train.size()];
     if (views > 1)
       for (int k = 0; k < batch; ++k) sym[size_t(k)] = int(splitmix64(rng) % views);
-    const Impl::Batch b = t.make_batch(chosen, sym);
+    // Each rank trains on its share of the batch: together, the whole batch.
+    const Impl::Batch b = t.group ? t.make_batch({chosen.begin() + first, chosen.begin() + first + share},
+                                                 {sym.begin() + first, sym.begin() + first + share})
+                                  : t.make_batch(chosen, sym);
     t.set_lr(t.learning_rate(t.step));
     t.optimizer->zero_grad();
     const Impl::Losses l = t.losses(b);
     t.total(l).backward();
+    if (t.group) {
+      std::vector<torch::Tensor> grads;
+      for (const torch::Tensor& p : t.model->parameters())
+        if (p.grad().defined()) grads.push_back(p.grad());
+      t.group->average(grads);
+    }
     t.optimizer->step();
     ++t.step;
     policy_sum += l.policy.item<double>();
     value_sum += l.value.item<double>();
     if (l.moves_left.defined()) moves_left_sum += l.moves_left.item<double>();
-    if (!save_path.empty() && save_every > 0 && t.step % save_every == 0) {
+    if (!save_path.empty() && save_every > 0 && t.step % save_every == 0 && t.rank() == 0) {
       save_checkpoint(save_path, t.model, t.step, 0, t.optimizer.get());
       if (saved) saved(t.step);
     }
+  }
+  if (t.group) {  // each rank's losses are its share of the whole batch's
+    const std::vector<double> sums = t.group->sum({policy_sum, value_sum, moves_left_sum});
+    policy_sum = sums[0] / t.world(), value_sum = sums[1] / t.world(), moves_left_sum = sums[2] / t.world();
   }
   r.steps = steps;
   r.step = t.step;
@@ -291,7 +333,16 @@ double Trainer::bench_synthetic(int steps) {
 }
 
 void Trainer::save(const std::string& path, int generation) {
-  save_checkpoint(path, impl_->model, impl_->step, generation, impl_->optimizer.get());
+  if (impl_->rank() == 0) save_checkpoint(path, impl_->model, impl_->step, generation, impl_->optimizer.get());
+}
+
+double Trainer::checksum() {
+  torch::NoGradGuard no_grad;
+  double sum = 0.0;
+  for (const torch::Tensor& p : impl_->model->parameters()) sum += p.abs().sum().item<double>();
+  for (const torch::Tensor& b : impl_->model->buffers())
+    if (b.is_floating_point()) sum += b.abs().sum().item<double>();
+  return sum;
 }
 
 }  // namespace vzero

@@ -17,6 +17,8 @@
 
 namespace vzero {
 
+class ProcessGroup;
+
 struct TrainReport {
   int64_t step = 0;             // global step after training
   int steps = 0;                // steps this call
@@ -37,8 +39,12 @@ struct Validation {
 class Trainer {
  public:
   // Starts from a checkpoint (its optimizer state too, when it has one) or a
-  // fresh model of config.model when checkpoint is empty.
-  Trainer(const Game& game, const RunConfig& config, const std::string& checkpoint);
+  // fresh model of config.model when checkpoint is empty, on config.device.
+  // With a process group, the ranks train one model together: each takes its
+  // share of every batch of train.batch_size samples (which the ranks must
+  // divide), gradients and batch-norm statistics are all-reduced, and only
+  // rank 0 saves; throws Error when the ranks start from different models.
+  Trainer(const Game& game, const RunConfig& config, const std::string& checkpoint, ProcessGroup* group = nullptr);
   ~Trainer();
 
   // Runs steps optimizer steps on window.train; saves to save_path every
@@ -49,8 +55,11 @@ class Trainer {
   Validation validate(const std::vector<Sample>& samples);
   // Raw forward+backward samples/s on synthetic tensors of the same shapes (the ceiling).
   double bench_synthetic(int steps);
+  // Saves the model, its step and the optimizer state (on rank 0 of a process group only).
   void save(const std::string& path, int generation);
   int64_t step() const;
+  // The sum of the absolute values of every weight and floating-point buffer.
+  double checksum();
 
  private:
   struct Impl;

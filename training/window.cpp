@@ -2,6 +2,7 @@
 #include "training/window.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -43,8 +44,14 @@ int64_t count_positions(const std::string& dir) {
 
 ReplayWindow load_window(const Game& game, const std::string& dir, int64_t window, double holdout_fraction,
                          double bootstrap_share) {
+  const std::vector<std::string> shards = list_shards(dir);
+  if (shards.empty()) throw Error("no training samples in '" + dir + "'");
+  return load_window(game, shards, window, holdout_fraction, bootstrap_share);
+}
+
+ReplayWindow load_window(const Game& game, const std::vector<std::string>& shards, int64_t window,
+                         double holdout_fraction, double bootstrap_share) {
   ReplayWindow w;
-  std::vector<std::string> shards = list_shards(dir);
   const ModelIdentity id = ModelIdentity::of(game);
   int64_t total = 0;
   std::unordered_set<int64_t> seen;  // games of the shards read so far (newer ones first)
@@ -68,7 +75,9 @@ ReplayWindow load_window(const Game& game, const std::string& dir, int64_t windo
     for (const auto& g : here) seen.insert(g.first);
   }
   cap_bootstrap(w.train, bootstrap_share);
-  if (w.train.empty()) throw Error("no training samples in '" + dir + "'");
+  if (w.train.empty())
+    throw Error("no training samples in '" +
+                (shards.empty() ? std::string("(no shards)") : std::filesystem::path(shards.front()).parent_path().string()) + "'");
   // A total order, whatever order the files were found in: batches (drawn by
   // index from the seed and step) then repeat exactly on a resumed or copied
   // run. Each (game, ply) once.

@@ -20,6 +20,9 @@ struct ReplayWindow {
 // bootstrap_share of the window: a fixed subset of them by game id when they would take more.
 ReplayWindow load_window(const Game& game, const std::string& dir, int64_t window, double holdout_fraction,
                          double bootstrap_share = 1.0);
+// The same from the given shards, oldest first (the ranks of distributed training read rank 0's list).
+ReplayWindow load_window(const Game& game, const std::vector<std::string>& shards, int64_t window,
+                         double holdout_fraction, double bootstrap_share = 1.0);
 // The samples of every complete shard in dir (from their attributes).
 int64_t count_positions(const std::string& dir);
 

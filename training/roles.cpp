@@ -1,0 +1,189 @@
+// The shared run folder's protocol and the self-play worker.
+#include "training/roles.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "game/error.h"
+#include "game/files.h"
+#include "net/server.h"
+#include "selfplay/selfplay.h"
+#include "selfplay/shard.h"
+#include "training/loop.h"
+#include "training/run_dir.h"
+
+namespace vzero {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// How long a worker's temporary shard may lie untouched before it counts as left by a killed worker.
+constexpr auto kStaleTemporary = std::chrono::minutes(10);
+
+// The run a resolved config describes, without the settings of where and how fast a role
+// runs, which differ between hosts (device, threads, games in flight, batching, cache), and
+// without the number of generations, which a restart may raise.
+std::string role_identity(const std::string& resolved) {
+  static const std::set<std::string> placement = {
+      "/device",           "selfplay/parallel_games", "inference/max_batch",
+      "inference/max_wait_us", "inference/workers",   "inference/threads_per_worker",
+      "inference/cache_entries", "inference/device",  "train/threads",
+      "loop/generations"};
+  std::istringstream in(resolved);
+  std::string line, table, out;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.front() == '[') table = line.substr(1, line.find(']') - 1);
+    const std::string key = line.substr(0, line.find(" = "));
+    if (!placement.count(table + "/" + key)) out += line + "\n";
+  }
+  return out;
+}
+
+// Writes text to path under a temporary name of this process, then renames it
+// (several processes may publish the same file at once).
+void publish_text(const std::string& path, const std::string& text) {
+  const std::string tmp = path + "." + process_name() + "-" + std::to_string(::getpid()) + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.flush();
+    if (!f) throw Error("cannot write '" + tmp + "'");
+  }
+  sync_and_rename(tmp, path);
+}
+
+}  // namespace
+
+std::string process_name() {
+  static const std::string name = [] {
+    char host[256] = {0};
+    if (::gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') std::strcpy(host, "host");
+    std::string h(host);
+    for (char& c : h)
+      if (c == '/' || c == ' ') c = '_';
+    char digits[16];
+    std::snprintf(digits, sizeof digits, "%08x", unsigned(std::random_device{}()));
+    return h + "-" + digits;
+  }();
+  return name;
+}
+
+void prepare_shared_run_dir(const RunConfig& config, const std::string& dir) {
+  const fs::path d(dir);
+  for (const char* sub : {"shards", "models", "game-ids"}) fs::create_directories(d / sub);
+  const std::string cfg = (d / "config.toml").string();
+  if (!fs::exists(cfg)) publish_text(cfg, config.resolved);
+  if (role_identity(read_text_file(cfg)) != role_identity(config.resolved))
+    throw Error("run folder '" + dir + "' holds a run of another config (" + cfg +
+                "); use a new folder or the same config");
+  const auto now = fs::file_time_type::clock::now();
+  for (const auto& entry : fs::directory_iterator(d / "shards")) {
+    const std::string name = entry.path().filename().string();
+    std::error_code ec;
+    const auto written = fs::last_write_time(entry.path(), ec);
+    if (!ec && name.rfind("w-", 0) == 0 && entry.path().extension() == ".tmp" && now - written > kStaleTemporary)
+      fs::remove(entry.path(), ec);
+  }
+}
+
+int current_generation(const std::string& dir) {
+  const std::string path = (fs::path(dir) / "models" / "current.txt").string();
+  if (!fs::exists(path)) return 0;
+  std::istringstream in(read_text_file(path));
+  std::string word;
+  int g = -1;
+  if (!(in >> word >> g) || word != "generation" || g < 0)
+    throw Error("'" + path + "' is malformed (expected 'generation N')");
+  return g;
+}
+
+bool stop_requested(const std::string& dir, const RoleOptions& options) {
+  return (options.signal && options.signal->load()) || fs::exists(fs::path(dir) / "stop");
+}
+
+int64_t reserve_game_block(const std::string& dir, const std::string& owner) {
+  const fs::path ids = fs::path(dir) / "game-ids";
+  fs::create_directories(ids);
+  int64_t n = 0;  // after every block reserved so far
+  for (const auto& entry : fs::directory_iterator(ids)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.empty() && name.size() < 18 && name.find_first_not_of("0123456789") == std::string::npos)
+      n = std::max<int64_t>(n, std::stoll(name) + 1);
+  }
+  for (;; ++n) {
+    const std::string path = (ids / std::to_string(n)).string();
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      if (errno == EEXIST) continue;  // another worker was faster
+      throw Error("cannot reserve game ids in '" + ids.string() + "': " + std::strerror(errno));
+    }
+    const std::string text = owner + "\n";
+    const bool ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size()) && ::fsync(fd) == 0;
+    ::close(fd);
+    if (!ok) throw Error("cannot write '" + path + "'");
+    sync_path(ids.string(), true);
+    return n;
+  }
+}
+
+void run_worker(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options) {
+  const Game& game = game_by_id(config.variant);
+  prepare_shared_run_dir(config, dir);
+  const std::string name = process_name(), shards = (fs::path(dir) / "shards").string();
+  const std::string owner = name + " pid " + std::to_string(::getpid());
+  const int block_size = config.selfplay.games_per_shard;
+  std::unique_ptr<InferenceServer> server;
+  int served = -1;
+  std::set<std::string> mine;  // the shards written so far
+  int64_t played = 0;
+  log << "worker " << name << " pid " << ::getpid() << " in " << dir << std::endl;
+  while (!stop_requested(dir, options) && (options.max_games == 0 || played < options.max_games)) {
+    const int current = current_generation(dir);
+    if (current != served) {
+      server.reset();
+      if (current > 0) server = std::make_unique<InferenceServer>(game, config.inference, model_path(dir, current));
+      served = current;
+      log << "worker " << name << " plays with " << (current > 0 ? "gen-" + std::to_string(current) : "the bootstrap evaluator")
+          << std::endl;
+    }
+    const int64_t block = reserve_game_block(dir, owner);
+    SelfplayJob job = generation_job(game, config, current, current == 0);
+    if (server) job.evaluator = server.get();
+    job.out_dir = shards;
+    job.file_prefix = "w-" + name;
+    job.first_game_id = kWorkerGameIds + block * block_size;
+    job.selfplay.games = int(options.max_games > 0 ? std::min<int64_t>(block_size, options.max_games - played) : block_size);
+    // Games not yet begun are left out when the role is to stop or a new model is promoted.
+    std::atomic<bool> cut{false};
+    job.stop = &cut;
+    job.progress_seconds = options.poll_seconds;
+    job.progress = [&](const SelfplayStats&) {
+      try {
+        if (stop_requested(dir, options) || current_generation(dir) != current) cut = true;
+      } catch (const Error&) {
+        // A malformed current.txt: the next block reports it.
+      }
+    };
+    const SelfplayStats s = run_selfplay(job);
+    played += s.games;
+    std::string written;
+    for (const std::string& path : list_shards(shards))
+      if (fs::path(path).filename().string().rfind(job.file_prefix + "-", 0) == 0 && mine.insert(path).second)
+        written += " " + fs::path(path).filename().string();
+    log << "worker " << name << " block " << block << " model gen-" << current << " games " << s.games
+        << " positions " << s.positions << " pos/s " << int(s.positions_per_s()) << " shards" << written << std::endl;
+  }
+  log << "worker " << name << " stops after " << played << " games" << std::endl;
+}
+
+}  // namespace vzero
