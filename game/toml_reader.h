@@ -66,6 +66,23 @@ class TomlReader {
     if (!n->is_array()) fail(key, "must be an array");
     return n->as_array();
   }
+  // An array of strings, or fallback when absent.
+  std::vector<std::string> get_strings(const std::string& key, std::vector<std::string> fallback) {
+    if (const toml::array* a = array(key)) {
+      fallback.clear();
+      for (const toml::node& n : *a) {
+        const auto v = n.value_exact<std::string>();
+        if (!v) fail(key, "must be an array of strings");
+        fallback.push_back(*v);
+      }
+    }
+    toml::array values;
+    for (const std::string& v : fallback) values.push_back(v);
+    std::ostringstream s;
+    s << values;
+    set_line(key, s.str());
+    return fallback;
+  }
   // Throws if the table holds a key that no get() asked for.
   void finish() const {
     for (const auto& [k, v] : t_)
@@ -119,6 +136,10 @@ class TomlReader {
       s << quoted;
       text = s.str();
     }
+    set_line(key, text);
+  }
+  // Records "key = text" among the resolved lines (replacing an earlier one).
+  void set_line(const std::string& key, const std::string& text) {
     for (std::string& line : resolved_)
       if (line.compare(0, key.size() + 3, key + " = ") == 0) {
         line = key + " = " + text;

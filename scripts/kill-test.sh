@@ -5,6 +5,9 @@
 #   - every generation appears once in metrics.csv,
 #   - no game id appears twice in the shards, and no game is missing (the
 #     killed run holds exactly the games of the uninterrupted one, move for move),
+#   - every match game is recorded once in records/ (a killed match resumes
+#     from its records), move for move as in the uninterrupted run, and the
+#     ratings fitted from them (ratings.csv) are the same,
 #   - the final model (gen-G.pt and train.pt: weights, optimizer state, step)
 #     equals the uninterrupted run's, and so do the metrics that do not
 #     measure time.
@@ -63,7 +66,8 @@ where() {
     steps=$(tail -n +2 "$1/progress.txt" | cut -d' ' -f1 | paste -sd, -)
   fi
   shards=$(find "$1/shards" -name '*.h5' 2> /dev/null | wc -l)
-  echo "$done generations done; generation $((done + 1)) steps done: ${steps:--}; $shards shards"
+  records=$(cat "$1"/records/*.jsonl 2> /dev/null | wc -l)
+  echo "$done generations done; generation $((done + 1)) steps done: ${steps:--}; $shards shards; $records match games"
 }
 finished_early=0
 for i in $(seq 1 "$N"); do
@@ -83,7 +87,7 @@ loop "$WORK/run" >> "$WORK/run.log" 2>&1 || { echo "kill-test: the final restart
 echo "kill-test: $((N - finished_early)) kills landed; the final restart finished the run"
 
 /usr/bin/python3 - "$WORK/ref" "$WORK/run" "$PWD/scripts" <<'EOF'
-import collections, glob, sys
+import collections, glob, json, os, sys
 import h5py
 
 sys.path.insert(0, sys.argv[3])
@@ -134,12 +138,36 @@ for name, count in (("uninterrupted", ref_count), ("killed", run_count)):
 changed = [i for i in expected if ref_moves.get(i) != run_moves.get(i)]
 if changed: failures.append("%d games differ from the uninterrupted run's (e.g. %d)" % (len(changed), changed[0]))
 
+def records(d):
+    games, twice = {}, []
+    for p in sorted(glob.glob(d + "/records/*.jsonl")):
+        for line in open(p):
+            if not line.endswith("\n"):
+                continue  # a line cut short by a kill: not a recorded game
+            r = json.loads(line)
+            key = (os.path.basename(p), r["match"], r["index"])
+            if key in games: twice.append(key)
+            games[key] = (r["players"], r["opening"], r["moves"], r["result"])
+    return games, twice
+
+ref_records, _ = records(ref)
+run_records, twice = records(run)
+if twice: failures.append("match games recorded twice: %s" % twice[:5])
+if not ref_records: failures.append("the uninterrupted run recorded no match games")
+if set(run_records) != set(ref_records):
+    failures.append("recorded match games: %d missing, %d unexpected" %
+                    (len(set(ref_records) - set(run_records)), len(set(run_records) - set(ref_records))))
+differ = [k for k in ref_records if k in run_records and ref_records[k] != run_records[k]]
+if differ: failures.append("%d match games differ from the uninterrupted run's (e.g. %s)" % (len(differ), differ[0]))
+if open(ref + "/ratings.csv").read() != open(run + "/ratings.csv").read():
+    failures.append("ratings.csv differs from the uninterrupted run's")
+
 for name in ("gen-%03d.pt" % gens, "train.pt"):
     a, b = (checkpoint_digest.digest(d + "/models/" + name) for d in (ref, run))
     if a != b: failures.append("%s: %s, uninterrupted %s" % (name, b, a))
 
-print("kill-test: %d generations, %d games, final model %s" %
-      (gens, len(expected), checkpoint_digest.digest(ref + "/models/gen-%03d.pt" % gens)))
+print("kill-test: %d generations, %d games, %d match games, final model %s" %
+      (gens, len(expected), len(ref_records), checkpoint_digest.digest(ref + "/models/gen-%03d.pt" % gens)))
 if failures:
     print("kill-test: FAILED\n  " + "\n  ".join(failures))
     sys.exit(1)

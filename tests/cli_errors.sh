@@ -43,6 +43,9 @@ expect_error export --variant chess --format tflite --out "$tmp/x.ts"
 expect_error export --variant chess --format onnx --out "$tmp/x.json"
 expect_error train --config "$tmp/typo.toml" --run-dir "$tmp/run"
 expect_error train --run-dir "$tmp/empty-run"
+expect_error loop --run-dir "$tmp/loop1" --set loop.gate='"maybe"'
+expect_error loop --run-dir "$tmp/loop2" --set loop.anchors='["uci:cmd=/nonexistent/engine,depth=1"]'
+expect_error loop --run-dir "$tmp/loop3" --set loop.openings="\"$tmp/missing-openings.txt\""
 expect_error bench nn --variant chess --device cuda:7
 expect_error play --variant chess --opponent wizard
 expect_error play --variant chess --opponent net:model="$tmp/bad.pt"

@@ -65,6 +65,11 @@ grep -q "^gate gen-1 " "$dir/gate.log" || fail "generation 1 was not gated"
 grep -q "^gate gen-2 " "$dir/gate.log" || fail "generation 2 was not gated"
 grep -q "trainer candidate gen-2" "$dir/trainer.log" || fail "the trainer did not write gen-2"
 test "$(tail -n +2 "$run/gating.csv" | wc -l)" -eq 2 || fail "gating.csv: $(cat "$run/gating.csv")"
+# The gate judges through training/gate.h: its games are recorded, and ratings.csv rates the candidates.
+for g in 001 002; do
+  grep -q "\"arena_prev: gen-$g vs gen-" "$run/records/gen-$g.jsonl" || fail "no recorded gate games of gen-$g"
+  grep -q ",gen-$g," "$run/ratings.csv" || fail "ratings.csv lacks gen-$g: $(cat "$run/ratings.csv")"
+done
 
 /usr/bin/python3 - "$run" "$dir" <<'EOF'
 import collections, glob, os, re, sys

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <ostream>
 #include <sstream>
@@ -12,6 +13,8 @@
 #include "mcts/evaluators.h"
 #include "net/server.h"
 #include "selfplay/selfplay.h"
+#include "training/arenas.h"
+#include "training/gate.h"
 #include "training/run_dir.h"
 #include "training/train_run.h"
 #include "training/trainer.h"
@@ -19,52 +22,6 @@
 namespace vzero {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// Draws curve.png from metrics.csv with gnuplot (a note in log when it cannot).
-void plot(const fs::path& dir, std::ostream& log) {
-  const fs::path script = dir / "curve.gp";
-  write_text_file(script.string(),
-                  "set datafile separator ','\n"
-                  "set terminal pngcairo size 1000,800 noenhanced\n"
-                  "set output '" + (dir / "curve.png").string() + "'\n"
-                  "set multiplot layout 2,1 title 'vzero learning curve'\n"
-                  "set key left top\nset grid\nset xlabel 'generation'\nset ylabel 'Elo'\n"
-                  "plot '" + (dir / "metrics.csv").string() + "' using 1:17 with linespoints title 'vs generation 0', "
-                  "'' using 1:19 with linespoints title 'vs baseline', '' using 1:15 with linespoints title 'vs previous'\n"
-                  "set ylabel 'validation'\n"
-                  "plot '' using 1:12 with linespoints title 'policy top-1', '' using 1:13 with linespoints title 'value MSE'\n"
-                  "unset multiplot\n");
-  const std::string cmd = "gnuplot '" + script.string() + "' > /dev/null 2>&1";
-  if (std::system(cmd.c_str()) != 0) log << "note: gnuplot failed or is missing; curve.png not refreshed\n";
-}
-
-}  // namespace
-
-ArenaResult loop_match(const Game& game, const RunConfig& config, const std::string& a, const std::string& b,
-                       int games, uint64_t seed) {
-  ArenaConfig ac;
-  ac.games = games;
-  ac.threads = std::min(16, std::max(1, config.selfplay.parallel_games));
-  ac.seed = seed;
-  ac.progress = false;
-  SearchConfig search = config.search;
-  search.root_noise = true;  // light noise for variety; moves by most visits, as in the final evaluation
-  search.noise_fraction = 0.1;
-  search.temperature_plies = 0;
-  return play_arena(game, ac, [&](int role, uint64_t s) {
-    PlayerContext ctx;
-    ctx.game = &game;
-    ctx.seed = s;
-    ctx.search = search;
-    return make_player(role == 0 ? a : b, ctx);
-  });
-}
-
-std::string net_spec(const std::string& path, int visits) {
-  return "net:model=" + path + ",sims=" + std::to_string(visits);
-}
 
 SelfplayJob generation_job(const Game& game, const RunConfig& config, int current, bool bootstrap) {
   SelfplayJob job;
@@ -94,6 +51,25 @@ constexpr int64_t kIdsPerGeneration = 100000000;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The matches after the gate's: generation 0, the baseline, the anchors.
+std::vector<LoopMatch> measuring_matches(const RunConfig& config, const std::string& run_dir) {
+  const LoopConfig& loop = config.loop;
+  std::vector<LoopMatch> out = {
+      {"arena_gen0", net_spec(model_path(run_dir, 0), loop.arena_visits), generation_name(0), loop.arena_games, 2, {}},
+      {"arena_base", loop.baseline, loop.baseline, loop.baseline_games, 3, {}}};
+  for (size_t k = 0; k < loop.anchors.size(); ++k)
+    out.push_back({"anchor_" + std::to_string(k + 1), loop.anchors[k], loop.anchors[k], loop.anchor_games, 4 + k, {}});
+  return out;
+}
+
+// Score and Elo of a match as two metrics cells, empty when it was not played.
+std::string cells(const ArenaResult& r) {
+  std::ostringstream s;
+  if (r.games > 0) s << r.score << "," << r.elo;
+  else s << ",";
+  return s.str();
 }
 
 // One generation of the loop: its steps skip what progress records as done.
@@ -171,31 +147,49 @@ struct GenerationRun {
     }
   }
 
-  // 3. One match of the new model against opponent, recorded under key as
-  // games, wins, draws, losses, score, Elo, margin, seconds (a restart keeps a finished one).
-  ArenaResult arena(const std::string& key, const std::string& opponent, int games, uint64_t salt) {
-    ArenaResult r;
-    if (games <= 0) return r;
-    if (!progress.has(key)) {
+  // 3. A match of the new model, recorded under its key as games, wins,
+  // draws, losses, score, Elo, margin, seconds: a restart keeps a finished
+  // one and resumes an unfinished one from the records.
+  ArenaResult arena(const LoopMatch& m) {
+    if (m.games <= 0) return {};
+    if (!progress.has(m.key)) {
       const auto start = std::chrono::steady_clock::now();
-      const std::string candidate = net_spec(model_path(run_dir, g), config.loop.arena_visits);
-      r = loop_match(game, config, candidate, opponent, games, config.seed * 1000003 + uint64_t(g) * 17 + salt);
-      progress.set(key, {double(r.games), double(r.wins), double(r.draws), double(r.losses), r.score, r.elo,
-                         r.margin, seconds_since(start)});
+      record(m.key, play_loop_match(game, config, run_dir, g, m), start);
     }
+    return recorded(m.key);
+  }
+
+  // 4. The gate's match against the current model and its verdict, recorded
+  // as gate = promoted, SPRT log-likelihood ratio, SPRT result (0 H0, 1 H1, 2 undecided).
+  bool gate(ArenaResult& vs_prev) {
+    const bool played = config.loop.arena_games > 0;
+    if (!progress.has("gate") || (played && !progress.has("arena_prev"))) {
+      const auto start = std::chrono::steady_clock::now();
+      const GateOutcome o = gate_candidate(game, config, run_dir, g, current);
+      progress.set("gate", {o.promote ? 1.0 : 0.0, o.result.llr, double(int(o.result.sprt_result))});
+      if (played) record("arena_prev", o.result, start);
+    }
+    if (played) vs_prev = recorded("arena_prev");
+    const std::vector<double> v = progress.numbers("gate");
+    check(v.size() == 3, "progress of generation " + std::to_string(g) + ": 'gate' is malformed");
+    vs_prev.sprt = gate_sprt(config.loop);
+    vs_prev.llr = v[1];
+    vs_prev.sprt_result = SprtResult(int(v[2]));
+    return v[0] != 0.0;
+  }
+
+  void record(const std::string& key, const ArenaResult& r, std::chrono::steady_clock::time_point start) {
+    progress.set(key, {double(r.games), double(r.wins), double(r.draws), double(r.losses), r.score, r.elo, r.margin,
+                       seconds_since(start)});
+  }
+
+  ArenaResult recorded(const std::string& key) const {
     const std::vector<double> v = progress.numbers(key);
     check(v.size() == 8, "progress of generation " + std::to_string(g) + ": '" + key + "' is malformed");
+    ArenaResult r;
     r.games = int(v[0]), r.wins = int(v[1]), r.draws = int(v[2]), r.losses = int(v[3]);
     r.score = v[4], r.elo = v[5], r.margin = v[6];
     return r;
-  }
-
-  // Seconds the steps took (their last attempts).
-  double seconds() const {
-    double total = progress.numbers("selfplay").back() + progress.numbers("train").back();
-    for (const char* key : {"arena_prev", "arena_gen0", "arena_base"})
-      if (progress.has(key)) total += progress.numbers(key).back();
-    return total;
   }
 };
 
@@ -204,8 +198,8 @@ struct GenerationRun {
 void run_loop(const RunConfig& config, const std::string& run_dir, std::ostream& log) {
   const Game& game = game_by_id(config.variant);
   const FolderLock lock(run_dir, "run folder");
+  prepare_loop_matches(game, config, run_dir);
   prepare_run_dir(config, run_dir);
-  register_net_players(config.inference);
   const std::string metrics = (fs::path(run_dir) / "metrics.csv").string();
   if (!fs::exists(model_path(run_dir, 0))) {
     Trainer fresh(game, config, "");
@@ -217,37 +211,53 @@ void run_loop(const RunConfig& config, const std::string& run_dir, std::ostream&
   int current = rows.empty() ? 0 : std::stoi(rows.back()[20]);
   log << "run " << run_dir << ": variant " << config.variant << ", " << generation
       << " generations done, current model gen-" << current << std::endl;
-  if (!rows.empty()) plot(run_dir, log);  // a kill may have come between the last row and its curve
+  // A kill may have come between the last row and its ratings or curve.
+  if (!rows.empty()) draw_curve(run_dir, generation, refit_ratings(config, run_dir, log), log);
 
-  while (config.loop.generations == 0 || generation < config.loop.generations) {
+  const LoopConfig& loop = config.loop;
+  while (loop.generations == 0 || generation < loop.generations) {
     const int g = generation + 1;
     GenerationRun run{game, config, run_dir, log, g, current, GenerationProgress(run_dir, g)};
     run.selfplay();
     run.train();
-    // Arenas: against the current model, generation 0 and the fixed baseline.
-    const int visits = config.loop.arena_visits;
-    const ArenaResult vs_prev = run.arena("arena_prev", net_spec(model_path(run_dir, current), visits),
-                                          config.loop.arena_games, 1);
-    const ArenaResult vs_gen0 =
-        run.arena("arena_gen0", net_spec(model_path(run_dir, 0), visits), config.loop.arena_games, 2);
-    const ArenaResult vs_base = run.arena("arena_base", config.loop.baseline, config.loop.baseline_games, 3);
-    const bool promote = !config.loop.gate || vs_prev.score >= config.loop.gate_threshold;
+    // Matches: the gate's against the current model, then generation 0, the baseline and the anchors.
+    ArenaResult vs_prev;
+    const bool promote = run.gate(vs_prev);
+    const std::vector<LoopMatch> matches = measuring_matches(config, run_dir);
+    std::vector<ArenaResult> results;
+    for (const LoopMatch& m : matches) results.push_back(run.arena(m));
     if (promote) current = g;
 
-    // One row of metrics (the generation's commit), the curve.
+    // One row of metrics (the generation's commit), then the ratings and the curve.
     const std::vector<double> sp = run.progress.numbers("selfplay"), tr = run.progress.numbers("train");
-    const double seconds = run.seconds();
+    double seconds = sp.back() + tr.back();
+    if (run.progress.has("arena_prev")) seconds += run.progress.numbers("arena_prev").back();
+    for (const LoopMatch& m : matches)
+      if (run.progress.has(m.key)) seconds += run.progress.numbers(m.key).back();
     std::ostringstream row;
     row << g << "," << int64_t(sp[0]) << "," << int64_t(sp[1]) << "," << sp[2] << "," << sp[3] << "," << sp[4] << ","
         << sp[5] << "," << int64_t(tr[0]) << "," << tr[1] << "," << tr[2] << "," << tr[3] << "," << tr[4] << "," << tr[5] << ","
-        << vs_prev.score << "," << vs_prev.elo << "," << vs_gen0.score << "," << vs_gen0.elo << "," << vs_base.score
-        << "," << vs_base.elo << "," << (promote ? 1 : 0) << "," << current << "," << seconds;
+        << cells(vs_prev) << "," << cells(results[0]) << "," << cells(results[1]) << "," << (promote ? 1 : 0) << ","
+        << current << "," << seconds;
     append_metrics_row(metrics, row.str());
-    plot(run_dir, log);
-    log << "gen " << g << " vs previous " << vs_prev.summary() << " | vs gen0 " << vs_gen0.summary()
-        << " | vs baseline " << vs_base.summary() << " | "
-        << (promote ? "promoted" : "kept gen " + std::to_string(current)) << " | " << int(seconds) << " s"
+    const RatingsTable ratings = refit_ratings(config, run_dir, log);
+    draw_curve(run_dir, g, ratings, log);
+
+    const auto summary = [](const ArenaResult& r) { return r.games > 0 ? r.summary() : std::string("not played"); };
+    log << "gen " << g << " vs previous " << summary(vs_prev);
+    if (vs_prev.sprt && vs_prev.games > 0)
+      log << " " << sprt_line(*vs_prev.sprt, vs_prev.llr, vs_prev.sprt_result);
+    log << " | vs gen0 " << summary(results[0]) << " | vs baseline " << summary(results[1]);
+    for (size_t k = 2; k < matches.size(); ++k) log << " | vs " << matches[k].opponent_name << " " << summary(results[k]);
+    log << " | " << (promote ? "promoted" : "kept gen " + std::to_string(current)) << " | " << int(seconds) << " s"
         << std::endl;
+    const auto anchor = std::find_if(ratings.rows.begin(), ratings.rows.end(),
+                                     [&](const Rating& r) { return r.player == loop.ratings_anchor; });
+    for (const Rating& r : ratings.rows)
+      if (r.player == generation_name(g))
+        log << "gen " << g << " rating elo " << std::lround(r.elo) << " +- " << std::lround(r.margin) << " ("
+            << (anchor != ratings.rows.end() ? loop.ratings_anchor : "the mean") << " = 0, " << ratings.rows.size()
+            << " players in ratings.csv)" << std::endl;
     generation = g;
   }
 }

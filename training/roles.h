@@ -74,10 +74,11 @@ void run_worker(const RunConfig& config, const std::string& dir, std::ostream& l
 // when restarted. With ranks, rank 0 decides and writes, and every rank trains.
 void run_trainer(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options);
 
-// Gate: plays each candidate in turn (the oldest not yet gated) against the promoted model
-// (loop.arena_games at loop.arena_visits), records the match in gating.csv
-// and promotes the candidate when loop.gate is off or it scores
-// loop.gate_threshold; after loop.generations, writes the stop file.
+// Gate: judges each candidate in turn (the oldest not yet gated) against the
+// promoted model with gate_candidate (training/gate.h: loop.gate, the run's
+// openings, its games in records/, resumed from there after a kill), records
+// the match in gating.csv, promotes the candidate when the gate says so and
+// refits ratings.csv; after loop.generations, writes the stop file.
 void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options);
 
 }  // namespace vzero

@@ -10,9 +10,10 @@
 
 #include "game/error.h"
 #include "game/files.h"
-#include "net/server.h"
 #include "selfplay/shard.h"
+#include "training/arenas.h"
 #include "training/distributed.h"
+#include "training/gate.h"
 #include "training/loop.h"
 #include "training/roles.h"
 #include "training/run_dir.h"
@@ -179,9 +180,9 @@ void run_trainer(const RunConfig& config, const std::string& dir, std::ostream& 
 
 void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options) {
   const Game& game = game_by_id(config.variant);
+  prepare_loop_matches(game, config, dir);
   prepare_shared_run_dir(config, dir);
   const FolderLock lock((fs::path(dir) / "roles" / "gate").string(), "the gate of");
-  register_net_players(config.inference);
   const std::string path = (fs::path(dir) / "gating.csv").string();
   GatingRecord record = read_gating(path);
   // The record decides: a gate killed after its row but before current.txt catches up here.
@@ -202,19 +203,19 @@ void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log
       continue;
     }
     const auto start = std::chrono::steady_clock::now();
-    const int visits = config.loop.arena_visits;
-    ArenaResult r;
-    if (config.loop.arena_games > 0)
-      r = loop_match(game, config, net_spec(model_path(dir, g), visits), net_spec(model_path(dir, record.current), visits),
-                     config.loop.arena_games, config.seed * 1000003 + uint64_t(g) * 17 + 1);
-    const bool promote = !config.loop.gate || r.score >= config.loop.gate_threshold;
+    const GateOutcome outcome = gate_candidate(game, config, dir, g, record.current);  // resumes from the records
+    const ArenaResult& r = outcome.result;
+    const bool promote = outcome.promote;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::ostringstream row;
     row << g << "," << r.games << "," << r.wins << "," << r.draws << "," << r.losses << "," << r.score << "," << r.elo
         << "," << r.margin << "," << (promote ? 1 : 0) << "," << (promote ? g : record.current) << "," << seconds;
     write_text_file(path, (fs::exists(path) ? read_text_file(path) : std::string(kGatingColumns) + "\n") + row.str() + "\n");
-    log << "gate gen-" << g << " vs gen-" << record.current << " " << r.summary() << " | "
-        << (promote ? "promoted" : "kept gen-" + std::to_string(record.current)) << std::endl;
+    log << "gate gen-" << g << " vs gen-" << record.current << " "
+        << (r.games > 0 ? r.summary() : std::string("not played"));
+    if (r.sprt && r.games > 0) log << " " << sprt_line(*r.sprt, r.llr, r.sprt_result);
+    log << " | " << (promote ? "promoted" : "kept gen-" + std::to_string(record.current)) << std::endl;
+    refit_ratings(config, dir, log);
     record.gated.push_back(g);
     if (promote) {
       record.current = g;

@@ -1,6 +1,7 @@
 // Reading run configs.
 #include "training/run_config.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -48,12 +49,39 @@ LoopConfig read_loop(TomlReader& in) {
   c.generations = in.get_range("generations", c.generations, 0, 1000000);
   c.bootstrap_games = in.get_range("bootstrap_games", c.bootstrap_games, 0, 100000000);
   c.bootstrap_visits = in.get_range("bootstrap_visits", c.bootstrap_visits, 0, 10000000);
-  c.gate = in.get<bool>("gate", c.gate);
+  c.gate = in.get<std::string>("gate", c.gate);
+  if (c.gate != "always" && c.gate != "score" && c.gate != "sprt") in.fail("gate", "must be always, score or sprt");
   c.gate_threshold = in.get_real("gate_threshold", c.gate_threshold, 0.0, 1.0);
+  c.sprt_elo0 = in.get_real("sprt_elo0", c.sprt_elo0, -1000.0, 1000.0);
+  c.sprt_elo1 = in.get_real("sprt_elo1", c.sprt_elo1, -1000.0, 1000.0);
+  if (c.sprt_elo1 <= c.sprt_elo0) in.fail("sprt_elo1", "must be above sprt_elo0");
+  c.sprt_alpha = in.get_real("sprt_alpha", c.sprt_alpha, 0.001, 0.5);
+  c.sprt_beta = in.get_real("sprt_beta", c.sprt_beta, 0.001, 0.5);
   c.arena_games = in.get_range("arena_games", c.arena_games, 0, 1000000);
+  const int least = c.gate == "sprt" ? 2 : c.gate == "score" ? 1 : 0;  // the SPRT judges pairs
+  if (c.arena_games < least) in.fail("arena_games", "must be at least " + std::to_string(least) + " with gate = " + c.gate);
   c.arena_visits = in.get_range("arena_visits", c.arena_visits, 1, 10000000);
+  c.openings = in.get<std::string>("openings", c.openings);
+  if (c.openings.empty()) in.fail("openings", "must be auto, none, random:N or a file");
+  if (c.openings.rfind("random:", 0) == 0) {
+    const std::string n = c.openings.substr(7);
+    if (n.empty() || n.size() > 3 || n.find_first_not_of("0123456789") != std::string::npos)
+      in.fail("openings", "random:N needs N plies in [0, 999]");
+  }
   c.baseline = in.get<std::string>("baseline", c.baseline);
   c.baseline_games = in.get_range("baseline_games", c.baseline_games, 0, 1000000);
+  c.anchors = in.get_strings("anchors", c.anchors);
+  for (size_t i = 0; i < c.anchors.size(); ++i) {
+    if (c.anchors[i].empty()) in.fail("anchors", "holds an empty player spec");
+    for (size_t j = 0; j < i; ++j)
+      if (c.anchors[j] == c.anchors[i]) in.fail("anchors", "names '" + c.anchors[i] + "' twice");
+  }
+  c.anchor_games = in.get_range("anchor_games", c.anchor_games, 1, 1000000);
+  c.ratings_anchor = in.get<std::string>("ratings_anchor", c.ratings_anchor);
+  const std::string& r = c.ratings_anchor;
+  const bool generation = r.size() >= 7 && r.rfind("gen-", 0) == 0 && r.find_first_not_of("0123456789", 4) == std::string::npos;
+  if (!generation && r != c.baseline && std::find(c.anchors.begin(), c.anchors.end(), r) == c.anchors.end())
+    in.fail("ratings_anchor", "must be gen-NNN, the baseline or one of the anchors");
   in.finish();
   return c;
 }
@@ -72,7 +100,10 @@ void section(TomlReader& root, const char* name, std::string& resolved, F read) 
 }  // namespace
 
 RunConfig parse_run_config(const std::string& text, const std::string& origin) {
-  const toml::table root = parse_toml(text, origin);
+  toml::table root = parse_toml(text, origin);
+  // Configs written before the gate took a rule said gate = true (score) or false (always).
+  if (toml::table* loop = root.get_as<toml::table>("loop"))
+    if (const auto* gate = loop->get_as<bool>("gate")) loop->insert_or_assign("gate", gate->get() ? "score" : "always");
   TomlReader in(root, origin);
   RunConfig c;
   c.variant = in.get<std::string>("variant", c.variant);

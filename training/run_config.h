@@ -6,6 +6,7 @@
 // into its shards. No LibTorch here.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "mcts/config.h"
 #include "net/model_config.h"
@@ -47,12 +48,20 @@ struct LoopConfig {
   int generations = 5;            // 0: until stopped
   int bootstrap_games = 0;        // games of the first generation, played by the network-free evaluator (0: selfplay.games)
   int bootstrap_visits = 0;       // full-search visits of those games (0: selfplay.full_visits; fast ones scale alike)
-  bool gate = false;              // promote only when the new model scores gate_threshold
+  std::string gate = "always";    // promotion (training/gate.h): always, score (>= gate_threshold) or sprt
   double gate_threshold = 0.55;
-  int arena_games = 40;           // per evaluation match
+  double sprt_elo0 = 0.0;         // gate = "sprt": H0 elo0 against H1 elo1, in normalised Elo (as arena --sprt)
+  double sprt_elo1 = 50.0;
+  double sprt_alpha = 0.05;
+  double sprt_beta = 0.05;
+  int arena_games = 40;           // per evaluation match (sprt: at most)
   int arena_visits = 200;
+  std::string openings = "auto";  // auto (configs/openings/<variant>.txt when it exists), none, random:N (plies) or a file
   std::string baseline = "mcts:sims=200,evaluator=rollout";  // fixed opponent for the curve
   int baseline_games = 40;
+  std::vector<std::string> anchors;       // more fixed opponents (player specs), each played by every generation
+  int anchor_games = 20;                  // per anchor and generation
+  std::string ratings_anchor = "gen-000"; // the player at Elo 0 in ratings.csv: gen-NNN, the baseline or an anchor
 };
 
 struct RunConfig {

@@ -1,0 +1,73 @@
+#pragma once
+// The loop's matches and its ratings ladder. Every match of generation g
+// plays the run's openings, each once in every seat order, and appends its
+// games to <dir>/records/gen-NNN.jsonl, from which a killed match resumes.
+// Models are named gen-NNN, fixed opponents (the baseline, the anchors) by
+// their player specs; after each generation every recorded game is fitted
+// into <dir>/ratings.csv and drawn, with the validation curves, into
+// curve.png. Used by the loop and by `vzero gate`. No LibTorch.
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "game/game.h"
+#include "mcts/arena.h"
+#include "mcts/ratings.h"
+#include "training/run_config.h"
+
+namespace vzero {
+
+// The name of generation g's model in records and ratings: "gen-NNN".
+std::string generation_name(int g);
+// The player of a checkpoint searching visits per move: "net:model=PATH,sims=N".
+std::string net_spec(const std::string& path, int visits);
+// The games file of generation g's matches: <dir>/records/gen-NNN.jsonl.
+std::string records_path(const std::string& dir, int g);
+
+// The openings of the run's matches. loop.openings "random:N" draws N random
+// plies per opening; any other source is read once, at the run's first match,
+// and kept as <dir>/openings.txt, which every later match reads: "auto" is
+// configs/openings/<variant>.txt (from the working folder) when it exists,
+// else none; "none" starts every game from the start position; anything else
+// is a file. Throws Error naming the file and line of a bad opening.
+struct LoopOpenings {
+  std::vector<Opening> openings;
+  int random_plies = 0;
+};
+LoopOpenings loop_openings(const Game& game, const RunConfig& config, const std::string& dir);
+
+// Checks a run's matches before it starts, writing nothing: gate = sprt
+// needs 2 players, the openings must read, and each fixed opponent that plays
+// (baseline, anchors) must start a game (throws Error naming the one that
+// cannot). Call before the run folder takes the config.
+void prepare_loop_matches(const Game& game, const RunConfig& config, const std::string& dir);
+
+// One match of generation g's model (player A) against an opponent.
+struct LoopMatch {
+  std::string key;            // the match within the generation ("arena_prev", "anchor_1", ...)
+  std::string opponent;       // its player spec
+  std::string opponent_name;  // its name in records and ratings
+  int games = 0;              // > 0
+  uint64_t salt = 0;          // tells the seeds of a generation's matches apart
+  std::optional<SprtConfig> sprt;
+};
+// Plays the match (light root noise, moves by most visits, loop.arena_visits
+// for the model), or resumes it from the generation's records.
+ArenaResult play_loop_match(const Game& game, const RunConfig& config, const std::string& dir,
+                            int g, const LoopMatch& match);
+
+// Fits every player of <dir>/records/*.jsonl into one Elo scale, with
+// loop.ratings_anchor at 0 when it has played (else the mean is 0 and log
+// says so), and writes it to <dir>/ratings.csv.
+RatingsTable refit_ratings(const RunConfig& config, const std::string& dir, std::ostream& log);
+
+// Draws <dir>/curve.png with gnuplot: the ladder of the table (Elo by
+// generation with 95% error bars, fixed opponents as horizontal lines) above
+// the validation curves of metrics.csv, which holds `generations` rows (a
+// note in log when gnuplot fails).
+void draw_curve(const std::string& dir, int generations, const RatingsTable& ratings,
+                std::ostream& log);
+
+}  // namespace vzero

@@ -1,0 +1,42 @@
+// The gate's rules.
+#include "training/gate.h"
+
+#include "training/arenas.h"
+#include "training/run_dir.h"
+
+namespace vzero {
+
+std::optional<SprtConfig> gate_sprt(const LoopConfig& loop) {
+  if (loop.gate != "sprt") return std::nullopt;
+  SprtConfig s;
+  s.elo0 = loop.sprt_elo0;
+  s.elo1 = loop.sprt_elo1;
+  s.alpha = loop.sprt_alpha;
+  s.beta = loop.sprt_beta;
+  return s;
+}
+
+bool gate_promotes(const LoopConfig& loop, const ArenaResult& result) {
+  if (loop.gate == "score") return result.games > 0 && result.score >= loop.gate_threshold;
+  if (loop.gate == "sprt") return result.sprt && result.sprt_result == SprtResult::kH1;
+  return true;
+}
+
+GateOutcome gate_candidate(const Game& game, const RunConfig& config, const std::string& dir,
+                           int candidate, int current) {
+  GateOutcome out;
+  if (config.loop.arena_games > 0) {
+    LoopMatch m;
+    m.key = "arena_prev";
+    m.opponent = net_spec(model_path(dir, current), config.loop.arena_visits);
+    m.opponent_name = generation_name(current);
+    m.games = config.loop.arena_games;
+    m.salt = 1;
+    m.sprt = gate_sprt(config.loop);
+    out.result = play_loop_match(game, config, dir, candidate, m);
+  }
+  out.promote = gate_promotes(config.loop, out.result);
+  return out;
+}
+
+}  // namespace vzero
