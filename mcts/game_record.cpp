@@ -4,6 +4,7 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -32,35 +33,54 @@ std::string to_json_line(const MatchRecord& r) {
   return j.dump();
 }
 
+namespace {
+
+// An integer in [lo, hi]: a fraction or a number out of range is an error, never a cast.
+int64_t integer(const json& v, const char* key, int64_t lo, int64_t hi) {
+  check(v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(hi)) &&
+            v.get<int64_t>() >= lo && v.get<int64_t>() <= hi,
+        std::string("bad game record: '") + key + "' must be an integer in [" +
+            std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v.get<int64_t>();
+}
+
+}  // namespace
+
 MatchRecord parse_json_line(const std::string& line) {
+  constexpr int64_t kIntMax = std::numeric_limits<int>::max();
   MatchRecord r;
   try {
     const json j = json::parse(line);
     check(j.is_object(), "not a JSON object");
     r.match = j.at("match").get<std::string>();
-    r.index = j.at("index").get<int>();
+    r.index = int(integer(j.at("index"), "index", 0, kIntMax));
     r.variant = j.at("variant").get<std::string>();
     r.players = j.at("players").get<std::vector<std::string>>();
-    r.roles = j.value("roles", std::vector<int>{});
+    const json roles = j.value("roles", json::array());
+    check(roles.is_array(), "bad game record: 'roles' must be an array");
+    for (const json& role : roles) r.roles.push_back(int(integer(role, "roles", 0, 1)));
     r.opening.fen = j.at("opening").at("fen").get<std::string>();
     r.opening.moves = j.at("opening").at("moves").get<std::vector<std::string>>();
     r.moves = j.at("moves").get<std::vector<std::string>>();
     r.result = j.at("result").get<std::vector<double>>();
     r.reason = j.at("reason").get<std::string>();
-    r.forfeit_seat = j.value("forfeit_seat", -1);
-    r.plies = j.value("plies", int(r.moves.size()));
+    r.forfeit_seat = int(integer(j.value("forfeit_seat", json(-1)), "forfeit_seat", -1, 3));
+    r.plies = int(integer(j.value("plies", json(r.moves.size())), "plies", 0, kIntMax));
     r.seconds = j.value("seconds", 0.0);
-    r.seed = j.value("seed", uint64_t(0));
+    const json seed = j.value("seed", json(0));
+    check(seed.is_number_unsigned() || (seed.is_number_integer() && seed.get<int64_t>() == 0),
+          "bad game record: 'seed' must be an integer in [0, 2^64)");
+    r.seed = seed.get<uint64_t>();
     r.time = j.value("time", std::string());
   } catch (const json::exception& e) {
     throw Error(std::string("bad game record: ") + e.what());
   }
+  check(std::isfinite(r.seconds) && r.seconds >= 0.0, "bad game record: 'seconds' out of range");
   const size_t seats = r.players.size();
   check(seats >= 2 && seats <= 4, "bad game record: 2 to 4 players expected");
   check(r.result.size() == seats, "bad game record: one result per player expected");
   check(r.roles.empty() || r.roles.size() == seats,
         "bad game record: one role per player expected");
-  check(r.index >= 0, "bad game record: negative index");
   check(r.forfeit_seat >= -1 && r.forfeit_seat < int(seats),
         "bad game record: forfeit_seat out of range");
   for (double v : r.result)

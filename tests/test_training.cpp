@@ -154,6 +154,9 @@ TEST_CASE("run config: defaults, overrides and errors", "[training][config]") {
   CHECK_THROWS_WITH(parse_run_config("[loop]\nbootstrap_visits = -1\n", "t"), Catch::Contains("bootstrap_visits"));
   CHECK_THROWS_WITH(parse_run_config("[train]\nsymmetries = 2\n", "t"), Catch::Contains("symmetries"));
   CHECK_THROWS_AS(read_run_config("", {"selfplay.nothing=1"}), vzero::Error);
+  // One override sets one value: a second line in it must not be dropped silently.
+  CHECK_THROWS_WITH(read_run_config("", {"selfplay.games=7\nx = 1"}),
+                    Catch::Contains("one value expected"));
   CHECK_THROWS_AS(read_run_config("/no/such/file.toml"), vzero::Error);
 }
 

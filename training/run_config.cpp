@@ -142,6 +142,7 @@ RunConfig read_run_config(const std::string& path, const std::vector<std::string
     if (eq == std::string::npos) throw Error("override '" + o + "' is not table.key=value");
     const std::string path_key = o.substr(0, eq), value = o.substr(eq + 1);
     const toml::table parsed = parse_toml("v = " + value, "override '" + o + "'");
+    check(parsed.size() == 1, "override '" + o + "': one value expected");
     const size_t dot = path_key.find('.');
     toml::table* target = &root;
     std::string key = path_key;
