@@ -43,7 +43,7 @@ void plot(const fs::path& dir, std::ostream& log) {
 }  // namespace
 
 ArenaResult loop_match(const Game& game, const RunConfig& config, const std::string& a, const std::string& b,
-                       int games, uint64_t seed) {
+                       int games, uint64_t seed, MatchGroup* group) {
   ArenaConfig ac;
   ac.games = games;
   ac.threads = std::min(16, std::max(1, config.selfplay.parallel_games));
@@ -53,13 +53,13 @@ ArenaResult loop_match(const Game& game, const RunConfig& config, const std::str
   search.root_noise = true;  // light noise for variety; moves by most visits, as in the final evaluation
   search.noise_fraction = 0.1;
   search.temperature_plies = 0;
-  return play_arena(game, ac, [&](int role, uint64_t s) {
+  return play_arena_shared(game, ac, [&](int role, uint64_t s) {
     PlayerContext ctx;
     ctx.game = &game;
     ctx.seed = s;
     ctx.search = search;
     return make_player(role == 0 ? a : b, ctx);
-  });
+  }, group);
 }
 
 std::string net_spec(const std::string& path, int visits) {

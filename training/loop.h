@@ -9,6 +9,7 @@
 #include <string>
 
 #include "mcts/arena.h"
+#include "mcts/match_group.h"
 #include "selfplay/selfplay.h"
 #include "training/run_config.h"
 
@@ -19,9 +20,10 @@ namespace vzero {
 // game, settings, search, shard identity, seed; the caller adds the folder,
 // the ids and, without bootstrap, the evaluator.
 SelfplayJob generation_job(const Game& game, const RunConfig& config, int current, bool bootstrap);
-// Scores player a against b with the loop's arena settings (light root noise, moves by most visits).
+// Scores player a against b with the loop's arena settings (light root noise, moves by most visits);
+// with a group (the gate's MPI ranks), each rank plays a share and every rank gets the whole result.
 ArenaResult loop_match(const Game& game, const RunConfig& config, const std::string& a, const std::string& b,
-                       int games, uint64_t seed);
+                       int games, uint64_t seed, MatchGroup* group = nullptr);
 // The player of a checkpoint searching visits per move: "net:model=PATH,sims=N".
 std::string net_spec(const std::string& path, int visits);
 
