@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/mpi_job.h"
 #include "game/error.h"
 #include "training/roles.h"
 
@@ -51,7 +52,10 @@ void add_gate_command(CLI::App& app) {
     RoleOptions options;
     options.signal = install_stop_signals();
     options.follow = o->follow;
-    run_gate(config, o->run_dir, std::cout, options);
+    // Under mpirun (or srun), the ranks share each match's games; rank 0 keeps the folder.
+    const std::unique_ptr<MatchGroup> job = join_mpi_job();
+    options.match_group = job.get();
+    run_ranked(job.get(), [&] { run_gate(config, o->run_dir, std::cout, options); });
   });
 }
 

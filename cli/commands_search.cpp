@@ -1,15 +1,22 @@
 // vzero arena | bench mcts: matches between players, and search speed.
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "cli/commands.h"
+#include "cli/mpi_job.h"
 #include "game/error.h"
 #include "game/toml_reader.h"
 #include "mcts/arena.h"
+#include "mcts/game_record.h"
+#include "mcts/match_group.h"
 #include "mcts/match_stats.h"
 #include "mcts/openings.h"
 #include "mcts/evaluators.h"
@@ -35,11 +42,74 @@ SearchConfig search_config_from_file(const std::string& path, SearchConfig confi
 namespace {
 
 struct ArenaOptions {
-  std::string variant = "chess", a, b, config, openings, sprt;
+  std::string variant, a, b, config, openings, sprt, part;
+  std::vector<std::string> merge;  // games files to join instead of playing
+  bool games_given = false;
   ArenaConfig arena;
 };
 
+void print_arena(const ArenaResult& r) {
+  for (const std::string& line : r.report()) std::cout << line << "\n";
+  std::cout << r.summary() << std::endl;
+}
+
+// "K/N" (1 <= K <= N) as share K - 1 of N.
+std::pair<int, int> parse_part(const std::string& text) {
+  const size_t slash = text.find('/');
+  int k = 0, n = 0;
+  try {
+    size_t used_k = 0, used_n = 0;
+    k = std::stoi(text.substr(0, slash), &used_k);
+    n = std::stoi(text.substr(slash + 1), &used_n);
+    check(slash != std::string::npos && used_k == slash && used_n == text.size() - slash - 1, "");
+  } catch (const std::exception&) {
+    throw Error("arena --part '" + text + "': expected K/N, e.g. 2/8");
+  }
+  check(n >= 1 && n <= 100000 && k >= 1 && k <= n, "arena --part '" + text + "': expected 1 <= K <= N");
+  return {k - 1, n};
+}
+
+// Joins the games files of a match's parts (--part K/N) and prints the match's report.
+void merge_arena(const ArenaOptions& o) {
+  check(o.a.empty() && o.b.empty() && o.part.empty() && o.openings.empty() && o.arena.record.empty() &&
+            o.arena.pgn.empty(),
+        "arena --merge FILES joins games files: no --a, --b, --part, --openings, --record or --pgn");
+  std::vector<MatchRecord> records;
+  std::set<std::string> matches;
+  for (const std::string& path : o.merge) {
+    check(std::filesystem::is_regular_file(path), "arena --merge: games file '" + path + "' does not exist");
+    for (MatchRecord& r : read_records(path))
+      if (o.arena.match.empty() || r.match == o.arena.match) {
+        matches.insert(r.match);
+        records.push_back(std::move(r));
+      }
+  }
+  check(!records.empty(), "arena --merge: the files hold no games" +
+                              (o.arena.match.empty() ? std::string() : " of match '" + o.arena.match + "'"));
+  std::string names;
+  for (const std::string& m : matches) names += (names.empty() ? "'" : ", '") + m + "'";
+  check(matches.size() == 1, "arena --merge: the files hold several matches (" + names + "): choose one with --match");
+  // The match's settings, from its records (join_arena checks that every record shares them).
+  const MatchRecord& first = records.front();
+  const Game& game = game_by_id(first.variant);
+  check(o.variant.empty() || o.variant == first.variant,
+        "arena --merge: the games are of variant '" + first.variant + "', not '" + o.variant + "'");
+  ArenaConfig config;
+  config.match = first.match;
+  config.seed = first.seed;
+  for (size_t s = 0; s < first.players.size() && s < first.roles.size(); ++s)
+    if (first.roles[s] == 0 || first.roles[s] == 1) config.names[size_t(first.roles[s])] = first.players[s];
+  config.games = o.games_given ? o.arena.games : 0;
+  if (!o.games_given)
+    for (const MatchRecord& r : records) config.games = std::max(config.games, r.index + 1);
+  if (!o.sprt.empty()) config.sprt = parse_sprt(o.sprt);
+  print_arena(join_arena(game, config, records));
+}
+
 void run_arena(const ArenaOptions& o) {
+  if (!o.merge.empty()) return merge_arena(o);
+  check(!o.variant.empty() && !o.a.empty() && !o.b.empty(),
+        "arena: --variant, --a and --b are required (or --merge FILES)");
   const Game& game = game_by_id(o.variant);
   PlayerContext ctx;
   ctx.game = &game;
@@ -61,9 +131,14 @@ void run_arena(const ArenaOptions& o) {
     c.seed = seed;
     return make_player(role == 0 ? o.a : o.b, c);
   };
-  const ArenaResult r = play_arena(game, config, factory);
-  for (const std::string& line : r.report()) std::cout << line << "\n";
-  std::cout << r.summary() << std::endl;
+  if (!o.part.empty()) std::tie(config.part, config.parts) = parse_part(o.part);
+  // Under mpirun (or srun), the ranks share the games and each gets the whole match's result.
+  const std::unique_ptr<MatchGroup> job = join_mpi_job();
+  check(!job || job->size() == 1 || config.parts == 1, "arena: use --part K/N or an MPI launcher, not both");
+  run_ranked(job.get(), [&] {
+    const ArenaResult r = play_arena_shared(game, config, factory, job.get());
+    if (!job || job->rank() == 0) print_arena(r);
+  });
 }
 
 // Prints the balanced openings of a variant as an openings file, with the command that made it.
@@ -128,13 +203,13 @@ void bench_mcts(const std::vector<std::string>& variants, double seconds, int si
 void add_search_commands(CLI::App& app) {
   auto o = std::make_shared<ArenaOptions>();
   CLI::App* arena = app.add_subcommand("arena", "Play a match between two players");
-  arena->add_option("--variant", o->variant, "Variant id")->required();
+  arena->add_option("--variant", o->variant, "Variant id (required to play)");
   arena->add_option("--a", o->a,
                     "Player A: random | mcts:sims=N[,evaluator=rollout|heuristic|constant][,key=value...] | "
-                    "uci:cmd=PATH,depth=D|nodes=N|movetime=MS[,...] | net:model=PATH,sims=N")
-      ->required();
-  arena->add_option("--b", o->b, "Player B (fills every other seat)")->required();
-  arena->add_option("--games", o->arena.games, "Number of games")->check(CLI::Range(1, 1000000));
+                    "uci:cmd=PATH,depth=D|nodes=N|movetime=MS[,...] | net:model=PATH,sims=N");
+  arena->add_option("--b", o->b, "Player B (fills every other seat)");
+  CLI::Option* games =
+      arena->add_option("--games", o->arena.games, "Number of games")->check(CLI::Range(1, 1000000));
   arena->add_option("--threads", o->arena.threads, "Games played at once")->check(CLI::Range(1, 256));
   arena->add_option("--seed", o->arena.seed, "Random seed");
   arena->add_option("--opening", o->arena.opening_plies, "Random plies before the players take over")
@@ -145,7 +220,17 @@ void add_search_commands(CLI::App& app) {
   arena->add_option("--pgn", o->arena.pgn, "PGN file to append the games to (2-player variants)");
   arena->add_option("--match", o->arena.match, "The match's name in the games file (default: 'A vs B')");
   arena->add_option("--config", o->config, "TOML config whose [search] table sets search defaults");
-  arena->callback([o] { run_arena(*o); });
+  arena->add_option("--part", o->part,
+                    "Play only part K of N (K/N; opening groups K-1, K-1+N, ...), e.g. one task of a Slurm array; "
+                    "no SPRT stop (arena --merge judges)");
+  arena->add_option("--merge", o->merge,
+                    "Join the games files of a match's parts and print its report (with --games: check there are "
+                    "that many; --sprt: judge them)")
+      ->expected(1, -1);
+  arena->callback([o, games] {
+    o->games_given = games->count() > 0;
+    run_arena(*o);
+  });
 
   auto balance = std::make_shared<std::pair<std::string, BalanceConfig>>();
   CLI::App* openings = app.add_subcommand("openings", "Print balanced random openings of a variant (an openings file)");

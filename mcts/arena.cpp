@@ -11,6 +11,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "game/error.h"
@@ -48,6 +49,11 @@ Outcome outcome_of(const MatchRecord& r) {
   return o;
 }
 
+// The match's name in the games file.
+std::string match_name(const ArenaConfig& config) {
+  return config.match.empty() ? config.names[0] + " vs " + config.names[1] : config.match;
+}
+
 // The fixed parts of game i: opening, seats and names.
 struct GamePlan {
   const Game& game;
@@ -72,6 +78,44 @@ struct GamePlan {
     for (int role : roles(index)) p.push_back(config.names[role]);
     return p;
   }
+  // Whether game i is in the share this process plays: its opening group's turn, round robin.
+  bool mine(int index) const { return (index / seats()) % config.parts == config.part; }
+  // Throws Error unless record r fits this match: variant, seats, names, seed, and the opening when asked.
+  void check_record(const MatchRecord& r, bool with_opening, const std::string& where) const {
+    const bool same = r.variant == game.id() && r.roles == roles(r.index) && r.players == players(r.index) &&
+                      r.seed == config.seed && (!with_opening || r.opening == opening(r.index));
+    check(same, where + ": game " + std::to_string(r.index) + " of match '" + match +
+                    "' was played with other settings (variant, players, opening or seed); "
+                    "use another games file or match name");
+  }
+};
+
+// The SPRT of a 2-player match over complete pairs in index order, judged as far as the outcomes go.
+class OrderedSprt {
+ public:
+  OrderedSprt(const std::optional<SprtConfig>& sprt, int games) : sprt_(sprt), games_(games) {}
+  // Judges the complete pairs after those judged so far, until the test decides; true once it has.
+  bool advance(const std::vector<std::optional<Outcome>>& outcomes) {
+    while (sprt_ && decision == SprtResult::kInconclusive && (judged_ + 1) * 2 <= games_) {
+      const int first = judged_ * 2;
+      if (!outcomes[first] || !outcomes[first + 1]) break;
+      pairs_.add(outcomes[first]->score, outcomes[first + 1]->score);
+      ++judged_;
+      llr = sprt_llr(*sprt_, pairs_);
+      decision = sprt_decide(*sprt_, llr);
+    }
+    return decision != SprtResult::kInconclusive;
+  }
+  // The games the result covers: those up to the decision, else all.
+  int counted() const { return decision != SprtResult::kInconclusive ? judged_ * 2 : games_; }
+  double llr = 0.0;
+  SprtResult decision = SprtResult::kInconclusive;
+
+ private:
+  std::optional<SprtConfig> sprt_;
+  int games_;
+  int judged_ = 0;
+  Pentanomial pairs_;
 };
 
 // Plays game i; a forfeit ends it with the forfeiting seat last.
@@ -122,14 +166,8 @@ std::map<int, MatchRecord> recorded_games(const GamePlan& plan) {
   if (plan.config.record.empty()) return out;
   for (MatchRecord& r : read_records(plan.config.record)) {
     if (r.match != plan.match || r.index >= plan.config.games) continue;
-    const bool same = r.variant == plan.game.id() && r.roles == plan.roles(r.index) &&
-                      r.players == plan.players(r.index) && r.opening == plan.opening(r.index) &&
-                      r.seed == plan.config.seed;
-    check(same, plan.config.record + ": game " + std::to_string(r.index) + " of match '" +
-                    plan.match +
-                    "' was played with other settings (variant, players, opening or seed); "
-                    "use another games file or match name");
-    out[r.index] = std::move(r);
+    plan.check_record(r, true, plan.config.record);
+    if (plan.mine(r.index)) out[r.index] = std::move(r);
   }
   return out;
 }
@@ -168,6 +206,27 @@ ArenaResult summarize(const std::vector<Outcome>& games, int seats) {
   r.mean_plies = r.games ? plies / r.games : 0.0;
   r.average_rank = r.games ? rank / r.games : 0.0;
   return r;
+}
+
+// The result over the games among the first `counted` that are present (all, or a share's),
+// with the SPRT's state and the records; read_back: the indices resumed from a games file.
+ArenaResult result_of(const GamePlan& plan, const std::vector<std::optional<Outcome>>& outcomes,
+                      std::vector<std::optional<MatchRecord>>& records, const std::set<int>& read_back,
+                      const std::optional<SprtConfig>& sprt, const OrderedSprt& judge) {
+  const int counted = judge.counted();
+  std::vector<Outcome> games;
+  for (int i = 0; i < counted; ++i)
+    if (outcomes[i]) games.push_back(*outcomes[i]);
+  ArenaResult result = summarize(games, plan.seats());
+  for (int i = 0; i < counted; ++i)
+    if (records[i]) result.records.push_back(std::move(*records[i]));
+  for (int i : read_back)
+    if (i < counted) result.read_back.insert(i);
+  result.resumed = int(result.read_back.size());
+  result.sprt = sprt;
+  result.llr = judge.llr;
+  result.sprt_result = judge.decision;
+  return result;
 }
 
 }  // namespace
@@ -214,12 +273,11 @@ std::vector<std::string> ArenaResult::report() const {
 ArenaResult play_arena(const Game& game, const ArenaConfig& config, const PlayerFactory& make) {
   check(config.games >= 1, "arena: games must be at least 1");
   check(config.threads >= 1 && config.threads <= 256, "arena: threads must be in [1, 256]");
+  check(config.parts >= 1 && config.part >= 0 && config.part < config.parts, "arena: part must be in [0, parts)");
   const int n = game.num_players();
   check(!config.sprt || n == 2, "arena: an SPRT needs a 2-player variant");
   check(config.pgn.empty() || n == 2, "arena: PGN needs a 2-player variant");
-  const GamePlan plan{
-      game, config,
-      config.match.empty() ? config.names[0] + " vs " + config.names[1] : config.match};
+  const GamePlan plan{game, config, match_name(config)};
 
   // A player that cannot even start a game stops the match before it begins.
   for (int role = 0; role < 2; ++role) {
@@ -231,52 +289,38 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
   }
   std::map<int, MatchRecord> done = recorded_games(plan);
   std::unique_ptr<AppendFile> record, pgn;
-  if (!config.record.empty()) record = std::make_unique<AppendFile>(config.record);
-  if (!config.pgn.empty()) pgn = std::make_unique<AppendFile>(config.pgn);
+  if (!config.record.empty() && config.write_files) record = std::make_unique<AppendFile>(config.record);
+  if (!config.pgn.empty() && config.write_files) pgn = std::make_unique<AppendFile>(config.pgn);
 
-  const int unit = n == 2 ? 2 : 1;  // the SPRT judges pairs
+  // A share is judged only when joined with the others.
+  const std::optional<SprtConfig> sprt = config.parts == 1 ? config.sprt : std::nullopt;
+  int share_games = 0;
+  for (int i = 0; i < config.games; ++i) share_games += plan.mine(i);
   std::vector<std::optional<Outcome>> outcomes(config.games);
-  std::mutex mutex;              // guards outcomes, the judged prefix and the progress line
-  int judged = 0, finished = 0;  // units judged in order; games finished
-  int counted = config.games;    // the games the result covers
-  Pentanomial pairs;
-  double llr = 0.0;
-  SprtResult decision = SprtResult::kInconclusive;
+  std::vector<std::optional<MatchRecord>> records(config.games);
+  std::mutex mutex;  // guards outcomes, records, the judge and the progress line
+  int finished = 0;  // games finished
+  OrderedSprt judge(sprt, config.games);
   std::atomic<bool> stop{false};
   std::exception_ptr failure;
   const bool tty = isatty(2);
-  // Judges the complete units that follow the judged prefix (mutex held).
-  const auto judge = [&] {
-    while (!stop && config.sprt && (judged + 1) * unit <= config.games) {
-      const int first = judged * unit;
-      if (!outcomes[first] || !outcomes[first + 1]) break;
-      pairs.add(outcomes[first]->score, outcomes[first + 1]->score);
-      ++judged;
-      llr = sprt_llr(*config.sprt, pairs);
-      decision = sprt_decide(*config.sprt, llr);
-      if (decision != SprtResult::kInconclusive) {
-        counted = judged * unit;
-        stop = true;
-      }
-    }
-  };
   const auto finish = [&](int i, const MatchRecord& r, bool fresh) {
     if (fresh && record) record->append(to_json_line(r) + "\n");
     if (fresh && pgn) pgn->append(to_pgn(game, r));
     std::lock_guard<std::mutex> lock(mutex);
     outcomes[i] = outcome_of(r);
+    if (config.keep_records) records[i] = r;
     ++finished;
-    judge();
+    if (judge.advance(outcomes)) stop = true;
     if (fresh && config.progress &&
-        (tty || finished == config.games || finished % std::max(1, config.games / 10) == 0)) {
+        (tty || finished == share_games || finished % std::max(1, share_games / 10) == 0)) {
       double sum = 0.0;
       int k = 0;
       for (const auto& o : outcomes)
         if (o) sum += o->score, ++k;
-      std::fprintf(stderr, "%sgames %d/%d score %.3f", tty ? "\r" : "", finished, config.games,
-                   sum / k);
-      if (config.sprt) std::fprintf(stderr, " llr %.2f", llr);
-      if (!tty || finished == config.games) std::fprintf(stderr, "\n");
+      std::fprintf(stderr, "%sgames %d/%d score %.3f", tty ? "\r" : "", finished, share_games, sum / k);
+      if (sprt) std::fprintf(stderr, " llr %.2f", judge.llr);
+      if (!tty || finished == share_games) std::fprintf(stderr, "\n");
       std::fflush(stderr);
     }
   };
@@ -285,7 +329,7 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
   std::atomic<int> next{0};
   const auto worker = [&] {
     for (int i; !stop && (i = next++) < config.games;) {
-      if (done.count(i)) continue;
+      if (done.count(i) || !plan.mine(i)) continue;
       try {
         finish(i, play_one(plan, make, i), true);
       } catch (...) {
@@ -302,15 +346,34 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
   if (failure) std::rethrow_exception(failure);
   if (tty && config.progress && stop) std::fprintf(stderr, "\n");
 
-  std::vector<Outcome> games;
-  for (int i = 0; i < counted; ++i) games.push_back(*outcomes[i]);
-  ArenaResult result = summarize(games, n);
-  result.resumed = int(
-      std::count_if(done.begin(), done.end(), [&](const auto& d) { return d.first < counted; }));
-  result.sprt = config.sprt;
-  result.llr = llr;
-  result.sprt_result = decision;
-  return result;
+  std::set<int> read_back;
+  for (const auto& d : done) read_back.insert(d.first);
+  return result_of(plan, outcomes, records, read_back, sprt, judge);
+}
+
+ArenaResult join_arena(const Game& game, const ArenaConfig& config, const std::vector<MatchRecord>& all,
+                       const std::set<int>& read_back) {
+  check(config.games >= 1, "arena: games must be at least 1");
+  check(!config.sprt || game.num_players() == 2, "arena: an SPRT needs a 2-player variant");
+  ArenaConfig whole = config;
+  whole.part = 0, whole.parts = 1;
+  const GamePlan plan{game, whole, match_name(config)};
+  std::vector<std::optional<Outcome>> outcomes(config.games);
+  std::vector<std::optional<MatchRecord>> records(config.games);
+  for (const MatchRecord& r : all) {
+    if (r.match != plan.match || r.index < 0 || r.index >= config.games) continue;
+    plan.check_record(r, false, "joining the records");
+    std::optional<MatchRecord>& slot = records[r.index];
+    check(!slot || (slot->opening == r.opening && slot->moves == r.moves && slot->result == r.result),
+          "joining the records: two different games " + std::to_string(r.index) + " of match '" + plan.match + "'");
+    if (!slot) slot = r, outcomes[r.index] = outcome_of(r);
+  }
+  OrderedSprt judge(config.sprt, config.games);
+  judge.advance(outcomes);
+  for (int i = 0; i < judge.counted(); ++i)
+    check(records[i].has_value(), "joining the records: game " + std::to_string(i) + " of match '" + plan.match +
+                                      "' is missing (is a share's games file left out?)");
+  return result_of(plan, outcomes, records, read_back, config.sprt, judge);
 }
 
 }  // namespace vzero

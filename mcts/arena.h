@@ -9,15 +9,21 @@
 // there is read back, not played again. With 2 players an SPRT stops the
 // match as soon as it decides, judged on complete pairs in index order, so
 // the outcome does not depend on the number of threads.
+// A match may be played in shares (by several processes, MPI ranks or the
+// tasks of a Slurm array): share k of n holds the opening groups g with
+// g % n == k, and joining the shares' records gives the result of the whole
+// match, the same as one process would have for deterministic players.
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "game/game.h"
+#include "mcts/game_record.h"
 #include "mcts/match_stats.h"
 #include "mcts/openings.h"
 #include "mcts/players.h"
@@ -36,6 +42,9 @@ struct ArenaConfig {
   std::string pgn;                 // PGN file to append to ("" none; 2 players)
   std::array<std::string, 2> names{"A", "B"};  // the players' names in records
   std::string match;  // the match's name in the games file ("" : "<A> vs <B>")
+  int part = 0, parts = 1;  // play only share `part` (0-based) of `parts`; with parts > 1 no SPRT stops it
+  bool write_files = true;  // false: read the games file to resume, write neither file (another process does)
+  bool keep_records = false;  // return the games' records (ArenaResult::records)
 };
 
 struct ArenaResult {
@@ -54,6 +63,8 @@ struct ArenaResult {
   std::optional<SprtConfig> sprt;
   double llr = 0.0;
   SprtResult sprt_result = SprtResult::kInconclusive;
+  std::vector<MatchRecord> records;  // the games counted, in index order (with keep_records; join_arena: always)
+  std::set<int> read_back;           // the indices among them read from the games file
   // The line "score S wins W draws D losses L elo E +- M".
   std::string summary() const;
   // The statistics, one fact a line (seats, pairs, Elo and LOS, rank, SPRT), without the summary.
@@ -68,5 +79,15 @@ using PlayerFactory = std::function<std::unique_ptr<Player>(int role, uint64_t s
 // loses: return -1, the others +1/(seats - 1) each. Throws Error when a player cannot
 // start at all, or when the games file holds a different game of this match.
 ArenaResult play_arena(const Game& game, const ArenaConfig& config, const PlayerFactory& make);
+
+// The result of a match played in shares, from the records of all of them
+// (config as for play_arena, without part and parts): the records of
+// config's match must have its variant, seed, seats and names, two records of
+// one index must hold the same game, and games 0..games-1 must all be there
+// (with an SPRT, those up to its decision); throws Error otherwise. Records
+// of other matches and indices are ignored; read_back: the indices resumed
+// from a games file. The result is the one play_arena gives over the same games.
+ArenaResult join_arena(const Game& game, const ArenaConfig& config, const std::vector<MatchRecord>& records,
+                       const std::set<int>& read_back = {});
 
 }  // namespace vzero

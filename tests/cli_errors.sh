@@ -115,6 +115,20 @@ expect_ok ratings "$tmp/games.jsonl" --anchor random=0 --csv "$tmp/ratings.csv"
 expect_error ratings "$tmp/games.jsonl" --anchor nobody=0
 expect_error ratings "$tmp/games.jsonl" --anchor random
 expect_error ratings "$tmp/games.jsonl" --prior 0
+# Matches in parts (--part K/N) joined by --merge.
+expect_error arena --a random --b random --games 2
+expect_error arena --variant attrition --a random --b random --games 2 --part 3/2
+expect_error arena --variant attrition --a random --b random --games 2 --part 0/2
+expect_error arena --variant attrition --a random --b random --games 2 --part 1/2/3
+expect_error arena --variant attrition --a random --b random --games 2 --part half
+expect_error arena --merge "$tmp/games.jsonl"  # two matches in it
+expect_error arena --merge "$tmp/games.jsonl" --match nobody
+expect_error arena --merge "$tmp/games.jsonl" --match "random vs mcts:sims=20" --a random
+expect_error arena --merge "$tmp/games.jsonl" --match "random vs mcts:sims=20" --variant chess
+expect_error arena --merge "$tmp/games.jsonl" --match "random vs mcts:sims=20" --games 9
+expect_error arena --merge "$tmp/missing.jsonl"
+expect_error arena --merge "$tmp/corrupt.jsonl"
+expect_ok arena --merge "$tmp/games.jsonl" --match "random vs mcts:sims=20" --games 4
 [ "$(head -1 "$tmp/ratings.csv")" = "rank,player,games,score,elo,margin" ] || { echo "FAIL: ratings.csv header"; fails=$((fails + 1)); }
 out=$("$vz" arena --variant attrition --a mcts:sims=20 --b random --games 6 --openings "$tmp/openings.txt" \
   --record "$tmp/games.jsonl" 2>/dev/null | tail -n1)

@@ -9,7 +9,8 @@
 #     copy of the folder reads them all) and no game id appears twice,
 #   - every shard a worker reported is there, and the shards of the workers
 #     that were not killed hold exactly the games they reported (nothing lost,
-#     nothing extra; a killed worker may have finished a shard it did not report).
+#     nothing extra; a killed worker may have finished a shard it did not report),
+#   - (without kills, with Open MPI) the gate under `mpirun -np 2` gates gen-1 as one process does.
 # Usage: tests/roles_run.sh VZERO CONFIG [KILLS]   (KILL_SEED=S repeats the kill times; KEEP=1 keeps the folder)
 set -euo pipefail
 vzero="$1" config="$2" kills="${3:-0}"
@@ -118,6 +119,23 @@ EOF
 rc=0
 "$vzero" selfplay --follow --config "$config" --run-dir "$run" --set selfplay.full_visits=33 > /dev/null 2> "$dir/err" || rc=$?
 test "$rc" -eq 2 && grep -q "holds a run of another config" "$dir/err" || fail "another config: status $rc, $(cat "$dir/err")"
+# The gate's match split across 2 MPI ranks gives the row of a gate in one process (one game at a
+# time and no cache across games: deterministic players), on copies of the models.
+if [ "$kills" -eq 0 ] && command -v mpirun > /dev/null; then
+  deterministic=(--set selfplay.parallel_games=1 --set inference.cache_entries=0)
+  for copy in gate1 gate2; do
+    mkdir -p "$dir/$copy/models"
+    cp "$run/config.toml" "$dir/$copy/"
+    cp "$run"/models/gen-*.pt "$dir/$copy/models/"
+  done
+  "$vzero" gate --run-dir "$dir/gate1" "${deterministic[@]}" > "$dir/gate1.log" 2>&1 || fail "gate: $(cat "$dir/gate1.log")"
+  mpirun --allow-run-as-root --oversubscribe -np 2 "$vzero" gate --run-dir "$dir/gate2" "${deterministic[@]}" \
+    > "$dir/gate2.log" 2>&1 || fail "gate under mpirun: $(cat "$dir/gate2.log")"
+  grep -q ", 2 ranks" "$dir/gate2.log" || fail "gate under mpirun: $(cat "$dir/gate2.log")"
+  test "$(cut -d, -f1-10 "$dir/gate1/gating.csv")" = "$(cut -d, -f1-10 "$dir/gate2/gating.csv")" ||
+    fail "the gate's rows differ: $(tail -n 1 "$dir"/gate?/gating.csv)"
+  echo "roles run: gate on 2 MPI ranks = gate in one process ($(tail -n 1 "$dir/gate2/gating.csv" | cut -d, -f1-6))"
+fi
 # The C++ reader accepts every shard (checksums, sizes): train on a copy of the whole folder.
 mkdir "$dir/copy"
 cp -r "$run/shards" "$dir/copy/shards"

@@ -118,7 +118,7 @@ void prepare_loop_matches(const Game& game, const RunConfig& config, const std::
 }
 
 ArenaResult play_loop_match(const Game& game, const RunConfig& config, const std::string& dir,
-                            int g, const LoopMatch& match) {
+                            int g, const LoopMatch& match, MatchGroup* group) {
   register_net_players(config.inference);
   const LoopOpenings openings = loop_openings(game, config, dir);
   fs::create_directories(fs::path(dir) / "records");
@@ -139,13 +139,13 @@ ArenaResult play_loop_match(const Game& game, const RunConfig& config, const std
   search.noise_fraction = 0.1;
   search.temperature_plies = 0;
   const std::string candidate = net_spec(model_path(dir, g), config.loop.arena_visits);
-  return play_arena(game, ac, [&](int role, uint64_t seed) {
+  return play_arena_shared(game, ac, [&](int role, uint64_t seed) {
     PlayerContext ctx;
     ctx.game = &game;
     ctx.seed = seed;
     ctx.search = search;
     return make_player(role == 0 ? candidate : match.opponent, ctx);
-  });
+  }, group);
 }
 
 RatingsTable refit_ratings(const RunConfig& config, const std::string& dir, std::ostream& log) {

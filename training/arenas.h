@@ -14,6 +14,7 @@
 
 #include "game/game.h"
 #include "mcts/arena.h"
+#include "mcts/match_group.h"
 #include "mcts/ratings.h"
 #include "training/run_config.h"
 
@@ -54,9 +55,11 @@ struct LoopMatch {
   std::optional<SprtConfig> sprt;
 };
 // Plays the match (light root noise, moves by most visits, loop.arena_visits
-// for the model), or resumes it from the generation's records.
+// for the model), or resumes it from the generation's records. With a group
+// (the gate's MPI ranks), each rank plays a share and every rank gets the
+// whole result; rank 0 alone writes the records.
 ArenaResult play_loop_match(const Game& game, const RunConfig& config, const std::string& dir,
-                            int g, const LoopMatch& match);
+                            int g, const LoopMatch& match, MatchGroup* group = nullptr);
 
 // Fits every player of <dir>/records/*.jsonl into one Elo scale, with
 // loop.ratings_anchor at 0 when it has played (else the mean is 0 and log

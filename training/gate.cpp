@@ -23,7 +23,7 @@ bool gate_promotes(const LoopConfig& loop, const ArenaResult& result) {
 }
 
 GateOutcome gate_candidate(const Game& game, const RunConfig& config, const std::string& dir,
-                           int candidate, int current) {
+                           int candidate, int current, MatchGroup* group) {
   GateOutcome out;
   if (config.loop.arena_games > 0) {
     LoopMatch m;
@@ -33,7 +33,7 @@ GateOutcome gate_candidate(const Game& game, const RunConfig& config, const std:
     m.games = config.loop.arena_games;
     m.salt = 1;
     m.sprt = gate_sprt(config.loop);
-    out.result = play_loop_match(game, config, dir, candidate, m);
+    out.result = play_loop_match(game, config, dir, candidate, m, group);
   }
   out.promote = gate_promotes(config.loop, out.result);
   return out;

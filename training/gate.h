@@ -15,6 +15,7 @@
 
 #include "game/game.h"
 #include "mcts/arena.h"
+#include "mcts/match_group.h"
 #include "training/run_config.h"
 
 namespace vzero {
@@ -29,8 +30,9 @@ std::optional<SprtConfig> gate_sprt(const LoopConfig& loop);
 // Whether loop.gate promotes a candidate that reached result (the rule above).
 bool gate_promotes(const LoopConfig& loop, const ArenaResult& result);
 // Plays generation `candidate` against generation `current` of the run in dir
-// (match "arena_prev", resumed from the records) and judges it.
+// (match "arena_prev", resumed from the records) and judges it; with a group
+// (MPI ranks), every rank plays its share and gets the same outcome.
 GateOutcome gate_candidate(const Game& game, const RunConfig& config, const std::string& dir,
-                           int candidate, int current);
+                           int candidate, int current, MatchGroup* group = nullptr);
 
 }  // namespace vzero

@@ -21,6 +21,7 @@
 
 namespace vzero {
 
+class MatchGroup;
 class ProcessGroup;
 
 // How a role runs and when it stops.
@@ -30,6 +31,7 @@ struct RoleOptions {
   int64_t max_games = 0;    // a worker stops after about this many games (0: no limit)
   double poll_seconds = 1.0;  // how often a waiting role looks at the folder
   ProcessGroup* group = nullptr;  // the trainer's ranks (null: one process)
+  MatchGroup* match_group = nullptr;  // the gate's ranks (MPI; null: one process)
 };
 
 // Makes dir a shared run folder of config: creates its folders, writes
@@ -78,7 +80,9 @@ void run_trainer(const RunConfig& config, const std::string& dir, std::ostream& 
 // promoted model with gate_candidate (training/gate.h: loop.gate, the run's
 // openings, its games in records/, resumed from there after a kill), records
 // the match in gating.csv, promotes the candidate when the gate says so and
-// refits ratings.csv; after loop.generations, writes the stop file.
+// refits ratings.csv; after loop.generations, writes the stop file. With
+// ranks (options.match_group), rank 0 reads and writes the folder and
+// decides, and every rank plays its share of each match.
 void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options);
 
 }  // namespace vzero

@@ -10,6 +10,8 @@
 
 #include "game/error.h"
 #include "game/files.h"
+#include "mcts/match_group.h"
+#include "net/server.h"
 #include "selfplay/shard.h"
 #include "training/arenas.h"
 #include "training/distributed.h"
@@ -180,41 +182,60 @@ void run_trainer(const RunConfig& config, const std::string& dir, std::ostream& 
 
 void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options) {
   const Game& game = game_by_id(config.variant);
+  MatchGroup* group = options.match_group;
+  const bool lead = !group || group->rank() == 0;
   prepare_loop_matches(game, config, dir);
-  prepare_shared_run_dir(config, dir);
-  const FolderLock lock((fs::path(dir) / "roles" / "gate").string(), "the gate of");
   const std::string path = (fs::path(dir) / "gating.csv").string();
-  GatingRecord record = read_gating(path);
-  // The record decides: a gate killed after its row but before current.txt catches up here.
-  if (current_generation(dir) != record.current) write_current(dir, record.current);
-  log << "gate in " << dir << ": " << record.gated.size() << " candidates gated, current model gen-" << record.current
-      << std::endl;
-  while (!stop_requested(dir, options)) {
-    const int last = record.gated.empty() ? 0 : record.gated.back();
-    const std::vector<int> all = candidates(dir);
-    const auto next = std::upper_bound(all.begin(), all.end(), last);
-    const int g = next == all.end() ? 0 : *next;
-    if (g == 0) {
-      if (!options.follow) {
+  std::unique_ptr<FolderLock> lock;
+  GatingRecord record;
+  if (lead) {
+    prepare_shared_run_dir(config, dir);
+    lock = std::make_unique<FolderLock>((fs::path(dir) / "roles" / "gate").string(), "the gate of");
+    record = read_gating(path);
+    // The record decides: a gate killed after its row but before current.txt catches up here.
+    if (current_generation(dir) != record.current) write_current(dir, record.current);
+    log << "gate in " << dir << ": " << record.gated.size() << " candidates gated, current model gen-"
+        << record.current << (group ? ", " + std::to_string(group->size()) + " ranks" : std::string()) << std::endl;
+  }
+  register_net_players(config.inference);
+  for (bool first = true;; first = false) {
+    // Rank 0 decides: "stop", "wait", or "gate G CURRENT".
+    std::string decision = "stop";
+    if (lead && !stop_requested(dir, options) && (first || options.follow)) {
+      const int last = record.gated.empty() ? 0 : record.gated.back();
+      const std::vector<int> all = candidates(dir);
+      const auto next = std::upper_bound(all.begin(), all.end(), last);
+      if (next != all.end())
+        decision = "gate " + std::to_string(*next) + " " + std::to_string(record.current);
+      else if (options.follow)
+        decision = "wait";
+      else
         log << "gate: no candidate after gen-" << last << std::endl;
-        break;
-      }
+    }
+    if (group) decision = broadcast_text(*group, decision);
+    if (decision == "stop") break;
+    if (decision == "wait") {
       pause(options);
       continue;
     }
+    std::istringstream in(decision);
+    std::string word;
+    int g = 0, current = 0;
+    in >> word >> g >> current;
     const auto start = std::chrono::steady_clock::now();
-    const GateOutcome outcome = gate_candidate(game, config, dir, g, record.current);  // resumes from the records
+    const GateOutcome outcome = gate_candidate(game, config, dir, g, current, group);  // resumes from the records
+    if (!lead) continue;
     const ArenaResult& r = outcome.result;
     const bool promote = outcome.promote;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::ostringstream row;
     row << g << "," << r.games << "," << r.wins << "," << r.draws << "," << r.losses << "," << r.score << "," << r.elo
-        << "," << r.margin << "," << (promote ? 1 : 0) << "," << (promote ? g : record.current) << "," << seconds;
+        << "," << r.margin << "," << (promote ? 1 : 0) << "," << (promote ? g : current) << "," << seconds;
     write_text_file(path, (fs::exists(path) ? read_text_file(path) : std::string(kGatingColumns) + "\n") + row.str() + "\n");
-    log << "gate gen-" << g << " vs gen-" << record.current << " "
+    log << "gate gen-" << g << " vs gen-" << current << " "
         << (r.games > 0 ? r.summary() : std::string("not played"));
     if (r.sprt && r.games > 0) log << " " << sprt_line(*r.sprt, r.llr, r.sprt_result);
-    log << " | " << (promote ? "promoted" : "kept gen-" + std::to_string(record.current)) << std::endl;
+    log << " | " << (promote ? "promoted" : "kept gen-" + std::to_string(current)) << std::endl;
     refit_ratings(config, dir, log);
     record.gated.push_back(g);
     if (promote) {
@@ -225,11 +246,9 @@ void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log
       write_text_file((fs::path(dir) / "stop").string(),
                       "finished: generation " + std::to_string(g) + " gated (remove this file to go on)\n");
       log << "gate: generation " << g << " was the last; wrote " << dir << "/stop" << std::endl;
-      break;
     }
-    if (!options.follow) break;
   }
-  log << "gate stops" << std::endl;
+  if (lead) log << "gate stops" << std::endl;
 }
 
 }  // namespace vzero

@@ -9,3 +9,8 @@
 : "${RUN_DIR:=$HOME/vzero-runs/attrition}"
 read -r -a EXTRA_ARGS <<< "${EXTRA:-}"
 echo "vzero $(hostname) job ${SLURM_JOB_ID:-?} task ${SLURM_ARRAY_TASK_ID:-0}: $VZERO, $CONFIG, $RUN_DIR"
+# run_ranks CMD...: the job's tasks run CMD as one MPI job when there are several (srun's PMIx,
+# which Open MPI uses; set SRUN_MPI to your site's plugin, see `srun --mpi=list`), else one srun task.
+run_ranks() {
+  if [ "${SLURM_NTASKS:-1}" -gt 1 ]; then srun --mpi="${SRUN_MPI:-pmix}" "$@"; else srun "$@"; fi
+}

@@ -1,0 +1,95 @@
+// Open MPI behind the group of a shared match; without MPI at build time, only the check that none is needed.
+#include "cli/mpi_job.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "game/error.h"
+
+#ifdef VZERO_HAVE_MPI
+#define OMPI_SKIP_MPICXX 1  // the C interface only
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+#endif
+
+namespace vzero::cli {
+
+namespace {
+
+// Whether an MPI launcher started this process, and the ranks it said the job has (0: not said).
+bool launched_by_mpi(int* ranks) {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"})
+    if (const char* v = std::getenv(name)) {
+      *ranks = std::atoi(v);
+      return true;
+    }
+  *ranks = 0;
+  return std::getenv("PMIX_RANK") || std::getenv("PMI_RANK");
+}
+
+#ifdef VZERO_HAVE_MPI
+class MpiJob : public MatchGroup {
+ public:
+  MpiJob() {
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);  // only this thread calls MPI
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  }
+  ~MpiJob() override { MPI_Finalize(); }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  std::vector<std::string> all_gather(const std::string& text) override {
+    check(text.size() < (1u << 31), "MPI: a rank's text is larger than 2 GB");
+    const int length = int(text.size());
+    std::vector<int> lengths(size_), offsets(size_, 0);
+    MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    long total = 0;
+    for (int r = 0; r < size_; ++r) {
+      offsets[r] = int(total);
+      total += lengths[r];
+    }
+    check(total < (1l << 31), "MPI: the ranks' texts are larger than 2 GB together");
+    std::string all(size_t(total), '\0');
+    MPI_Allgatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+                   MPI_COMM_WORLD);
+    std::vector<std::string> out;
+    for (int r = 0; r < size_; ++r) out.push_back(all.substr(size_t(offsets[r]), size_t(lengths[r])));
+    return out;
+  }
+
+ private:
+  int rank_ = 0, size_ = 1;
+};
+#endif
+
+}  // namespace
+
+std::unique_ptr<MatchGroup> join_mpi_job() {
+  int ranks = 0;
+  if (!launched_by_mpi(&ranks)) return nullptr;
+#ifdef VZERO_HAVE_MPI
+  return std::make_unique<MpiJob>();
+#else
+  check(ranks <= 1, "this vzero was built without MPI (install libopenmpi-dev, scripts/install-deps.sh, and "
+                    "build again) but runs as one of " + std::to_string(ranks) + " MPI ranks");
+  return nullptr;
+#endif
+}
+
+void run_ranked(MatchGroup* group, const std::function<void()>& body) {
+  if (!group || group->size() == 1) return body();
+  try {
+    body();
+  } catch (const std::exception& e) {
+    std::cerr << "vzero: " << (dynamic_cast<const Error*>(&e) ? "" : "internal error: ") << e.what() << " (rank "
+              << group->rank() << ")" << std::endl;
+#ifdef VZERO_HAVE_MPI
+    MPI_Abort(MPI_COMM_WORLD, 2);
+#endif
+    throw;
+  }
+}
+
+}  // namespace vzero::cli
