@@ -197,6 +197,9 @@ void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log
     log << "gate in " << dir << ": " << record.gated.size() << " candidates gated, current model gen-"
         << record.current << (group ? ", " + std::to_string(group->size()) + " ranks" : std::string()) << std::endl;
   }
+  // Rank 0 keeps the run's openings (<dir>/openings.txt) before any rank reads them.
+  if (lead) loop_openings(game, config, dir);
+  if (group) broadcast_text(*group, "");
   register_net_players(config.inference);
   for (bool first = true;; first = false) {
     // Rank 0 decides: "stop", "wait", or "gate G CURRENT".
