@@ -9,24 +9,22 @@
 
 namespace vzero {
 
-namespace {
-
-constexpr int64_t kDefaultVisits = 800;  // a `go` without any limit
-constexpr int64_t kMoveOverheadMs = 30;  // kept back from the clock for communication
-
-// The words of a line.
-std::vector<std::string> split(const std::string& line) {
+std::vector<std::string> uci_words(const std::string& line) {
   std::istringstream in(line);
   std::vector<std::string> words;
   for (std::string w; in >> w;) words.push_back(w);
   return words;
 }
 
-// s in lower case (ASCII).
-std::string lower(std::string s) {
+std::string ascii_lower(std::string s) {
   for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
+
+namespace {
+
+constexpr int64_t kDefaultVisits = 800;  // a `go` without any limit
+constexpr int64_t kMoveOverheadMs = 30;  // kept back from the clock for communication
 
 // words[from, to) joined by single spaces.
 std::string join(const std::vector<std::string>& words, size_t from, size_t to) {
@@ -95,7 +93,7 @@ void UciEngine::finish() {
 
 bool UciEngine::handle_line(const std::string& line) {
   try {
-    const std::vector<std::string> words = split(line);
+    const std::vector<std::string> words = uci_words(line);
     if (words.empty()) return true;
     const std::string& cmd = words[0];
     if (cmd == "quit") {
@@ -153,7 +151,7 @@ void UciEngine::set_option(const std::vector<std::string>& words) {
   const auto value_at = std::find(words.begin(), words.end(), "value");
   check(words.size() >= 3 && words[1] == "name", "usage: setoption name NAME [value VALUE]");
   const size_t v = size_t(value_at - words.begin());
-  const std::string name = lower(join(words, 2, v));
+  const std::string name = ascii_lower(join(words, 2, v));
   const std::string value = join(words, v + 1, words.size());
   if (name == "uci_variant") {
     const std::vector<std::string> ids = two_player_variants();
@@ -309,8 +307,8 @@ const Engine& UciEngine::engine() {
   if (engine_) return *engine_;
   const SearchConfig base;
   std::string path = model_;
-  if (lower(model_) == "auto") path = shipped_model(variant_, model_dirs_);
-  if (lower(path) == "none" || path == "<empty>") path.clear();
+  if (ascii_lower(model_) == "auto") path = shipped_model(variant_, model_dirs_);
+  if (ascii_lower(path) == "none" || path == "<empty>") path.clear();
   if (!path.empty()) {
     try {
       check(path.find(',') == std::string::npos, "a model path may not contain ','");

@@ -15,6 +15,11 @@
 
 namespace vzero {
 
+// The words of a UCI line (split at whitespace), as the engine reads them.
+std::vector<std::string> uci_words(const std::string& line);
+// s in lower case (ASCII), as the engine compares option names.
+std::string ascii_lower(std::string s);
+
 class UciEngine {
  public:
   using Sink = std::function<void(const std::string& line)>;

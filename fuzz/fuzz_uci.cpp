@@ -9,9 +9,6 @@
 // next line. Every other word goes through as written.
 // No model directories and no LibTorch: `Model` values are refused (no net:
 // player kind), and the engine falls back to its network-free search.
-#include <cctype>
-#include <sstream>
-
 #include "frontend/uci.h"
 #include "fuzz/fuzz_util.h"
 
@@ -20,19 +17,6 @@ using namespace vzero;
 namespace {
 
 constexpr int64_t kMaxNodes = 16, kMaxThreads = 2;
-
-// The words of a line, split as the engine splits them.
-std::vector<std::string> words_of(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  return words;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // w, or cap when w reads (as the engine reads integers) as a number above cap.
 std::string capped(const std::string& w, int64_t cap) {
@@ -48,7 +32,7 @@ std::string capped(const std::string& w, int64_t cap) {
 
 // The line with its search sizes capped (see the file comment); other lines as they are.
 std::string bounded(const std::string& line) {
-  std::vector<std::string> w = words_of(line);
+  std::vector<std::string> w = uci_words(line);
   if (w.empty()) return line;
   if (w[0] == "go") {
     for (size_t i = 1; i + 1 < w.size(); ++i)
@@ -57,7 +41,7 @@ std::string bounded(const std::string& line) {
     const auto value = std::find(w.begin(), w.end(), "value");
     if (value == w.end() || value + 2 != w.end()) return line;
     std::string name;
-    for (auto it = w.begin() + 1; it != value; ++it) name += lower(*it) + " ";
+    for (auto it = w.begin() + 1; it != value; ++it) name += ascii_lower(*it) + " ";
     if (name == "name nodes ") w.back() = capped(w.back(), kMaxNodes);
     if (name == "name threads ") w.back() = capped(w.back(), kMaxThreads);
     if (name == "name evaluator " && w.back() == "rollout") w.back() = "constant";
@@ -79,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const std::string& raw : fuzz::lines_of(data, size, 64)) {
     const std::string line = bounded(raw);
     if (!engine.handle_line(line)) break;
-    const std::vector<std::string> w = words_of(line);
+    const std::vector<std::string> w = uci_words(line);
     if (!w.empty() && w[0] == "go") {
       if (std::find(w.begin(), w.end(), "infinite") != w.end()) engine.handle_line("stop");
       engine.wait();
