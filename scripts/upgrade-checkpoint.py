@@ -6,6 +6,7 @@ Files that already carry the header are left alone.
 
     scripts/upgrade-checkpoint.py FILE.pt [FILE.pt ...]
 """
+import os
 import struct
 import sys
 
@@ -28,7 +29,6 @@ def upgrade(path: str) -> str:
         raise ValueError("is neither a vzero checkpoint nor a LibTorch archive")
     with open(path + ".tmp", "wb") as f:
         f.write(MAGIC + struct.pack("<QQ", len(data), fnv1a(data)) + data)
-    import os
     os.replace(path + ".tmp", path)
     return "upgraded"
 
