@@ -1,9 +1,11 @@
 // Open MPI behind the group of a shared match; without MPI at build time, only the check that none is needed.
 #include "cli/mpi_job.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <thread>
 
 #include "game/error.h"
 
@@ -29,6 +31,14 @@ bool launched_by_mpi(int* ranks) {
 }
 
 #ifdef VZERO_HAVE_MPI
+// Waits for a non-blocking collective, asleep between looks: a rank that waits (for
+// others still playing, or for the gate's next candidate) leaves its core to them,
+// where a blocking collective would spin on it.
+void wait_asleep(MPI_Request& request) {
+  for (int done = 0; MPI_Test(&request, &done, MPI_STATUS_IGNORE), !done;)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+}
+
 class MpiJob : public MatchGroup {
  public:
   MpiJob() {
@@ -44,7 +54,9 @@ class MpiJob : public MatchGroup {
     check(text.size() < (1u << 31), "MPI: a rank's text is larger than 2 GB");
     const int length = int(text.size());
     std::vector<int> lengths(size_), offsets(size_, 0);
-    MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Request request;
+    MPI_Iallgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD, &request);
+    wait_asleep(request);
     long total = 0;
     for (int r = 0; r < size_; ++r) {
       offsets[r] = int(total);
@@ -52,8 +64,9 @@ class MpiJob : public MatchGroup {
     }
     check(total < (1l << 31), "MPI: the ranks' texts are larger than 2 GB together");
     std::string all(size_t(total), '\0');
-    MPI_Allgatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
-                   MPI_COMM_WORLD);
+    MPI_Iallgatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+                    MPI_COMM_WORLD, &request);
+    wait_asleep(request);
     std::vector<std::string> out;
     for (int r = 0; r < size_; ++r) out.push_back(all.substr(size_t(offsets[r]), size_t(lengths[r])));
     return out;
