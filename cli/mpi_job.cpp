@@ -1,9 +1,12 @@
-// Open MPI behind the group of a shared match; without MPI at build time, only the check that none is needed.
+// Open MPI behind the group of a shared match; without MPI at build time, only the check that none
+// is needed.
 #include "cli/mpi_job.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <thread>
 
 #include "game/error.h"
 
@@ -29,11 +32,20 @@ bool launched_by_mpi(int* ranks) {
 }
 
 #ifdef VZERO_HAVE_MPI
+// Waits for a non-blocking collective, asleep between looks: a rank that waits (for
+// others still playing, or for the gate's next candidate) leaves its core to them,
+// where a blocking collective would spin on it.
+void wait_asleep(MPI_Request& request) {
+  for (int done = 0; MPI_Test(&request, &done, MPI_STATUS_IGNORE), !done;)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+}
+
 class MpiJob : public MatchGroup {
  public:
   MpiJob() {
     int provided = 0;
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);  // only this thread calls MPI
+    // Only this thread calls MPI (the arena's game threads never do).
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
   }
@@ -44,7 +56,9 @@ class MpiJob : public MatchGroup {
     check(text.size() < (1u << 31), "MPI: a rank's text is larger than 2 GB");
     const int length = int(text.size());
     std::vector<int> lengths(size_), offsets(size_, 0);
-    MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Request request;
+    MPI_Iallgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD, &request);
+    wait_asleep(request);
     long total = 0;
     for (int r = 0; r < size_; ++r) {
       offsets[r] = int(total);
@@ -52,10 +66,12 @@ class MpiJob : public MatchGroup {
     }
     check(total < (1l << 31), "MPI: the ranks' texts are larger than 2 GB together");
     std::string all(size_t(total), '\0');
-    MPI_Allgatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
-                   MPI_COMM_WORLD);
+    MPI_Iallgatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(),
+                    MPI_CHAR, MPI_COMM_WORLD, &request);
+    wait_asleep(request);
     std::vector<std::string> out;
-    for (int r = 0; r < size_; ++r) out.push_back(all.substr(size_t(offsets[r]), size_t(lengths[r])));
+    for (int r = 0; r < size_; ++r)
+      out.push_back(all.substr(size_t(offsets[r]), size_t(lengths[r])));
     return out;
   }
 
@@ -72,8 +88,10 @@ std::unique_ptr<MatchGroup> join_mpi_job() {
 #ifdef VZERO_HAVE_MPI
   return std::make_unique<MpiJob>();
 #else
-  check(ranks <= 1, "this vzero was built without MPI (install libopenmpi-dev, scripts/install-deps.sh, and "
-                    "build again) but runs as one of " + std::to_string(ranks) + " MPI ranks");
+  check(ranks <= 1,
+        "this vzero was built without MPI (install libopenmpi-dev, scripts/install-deps.sh, and "
+        "build again) but runs as one of " +
+            std::to_string(ranks) + " MPI ranks");
   return nullptr;
 #endif
 }
@@ -83,8 +101,8 @@ void run_ranked(MatchGroup* group, const std::function<void()>& body) {
   try {
     body();
   } catch (const std::exception& e) {
-    std::cerr << "vzero: " << (dynamic_cast<const Error*>(&e) ? "" : "internal error: ") << e.what() << " (rank "
-              << group->rank() << ")" << std::endl;
+    std::cerr << "vzero: " << (dynamic_cast<const Error*>(&e) ? "" : "internal error: ") << e.what()
+              << " (rank " << group->rank() << ")" << std::endl;
 #ifdef VZERO_HAVE_MPI
     MPI_Abort(MPI_COMM_WORLD, 2);
 #endif

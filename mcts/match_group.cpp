@@ -16,8 +16,8 @@ std::string broadcast_text(MatchGroup& group, const std::string& text) {
   return group.all_gather(group.rank() == 0 ? text : std::string()).front();
 }
 
-ArenaResult play_arena_shared(const Game& game, const ArenaConfig& config, const PlayerFactory& make,
-                              MatchGroup* group) {
+ArenaResult play_arena_shared(const Game& game, const ArenaConfig& config,
+                              const PlayerFactory& make, MatchGroup* group) {
   if (!group || group->size() == 1) return play_arena(game, config, make);
   check(config.parts == 1, "arena: a match split across ranks cannot be a part of another split");
   ArenaConfig share = config;
@@ -49,7 +49,8 @@ ArenaResult play_arena_shared(const Game& game, const ArenaConfig& config, const
     }
   }
   if (group->rank() == 0 && config.write_files) {
-    std::sort(fresh.begin(), fresh.end(), [](const MatchRecord& a, const MatchRecord& b) { return a.index < b.index; });
+    std::sort(fresh.begin(), fresh.end(),
+              [](const MatchRecord& a, const MatchRecord& b) { return a.index < b.index; });
     std::unique_ptr<AppendFile> record, pgn;
     if (!config.record.empty()) record = std::make_unique<AppendFile>(config.record);
     if (!config.pgn.empty()) pgn = std::make_unique<AppendFile>(config.pgn);

@@ -31,7 +31,7 @@ std::string broadcast_text(MatchGroup& group, const std::string& text);
 // shares are joined (a job killed before then keeps rank 0's games only).
 // An SPRT judges the joined games: each rank plays its whole share, and the
 // result counts the games up to the decision, as one process would.
-ArenaResult play_arena_shared(const Game& game, const ArenaConfig& config, const PlayerFactory& make,
-                              MatchGroup* group);
+ArenaResult play_arena_shared(const Game& game, const ArenaConfig& config,
+                              const PlayerFactory& make, MatchGroup* group);
 
 }  // namespace vzero

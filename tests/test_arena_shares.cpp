@@ -50,7 +50,7 @@ std::vector<MatchRecord> play_parts(const Game& game, ArenaConfig c, int parts) 
     CHECK(r.games == int(r.records.size()));
     for (const MatchRecord& m : r.records) {
       CHECK((m.index / game.num_players()) % parts == c.part);  // the part's opening groups only
-      CHECK(seen.insert(m.index).second);                      // and no game in two parts
+      CHECK(seen.insert(m.index).second);                       // and no game in two parts
       all.push_back(m);
     }
   }
@@ -90,7 +90,9 @@ class ThreadRank : public MatchGroup {
   ThreadRank(ThreadJob& job, int rank) : job_(job), rank_(rank) {}
   int rank() const override { return rank_; }
   int size() const override { return job_.size(); }
-  std::vector<std::string> all_gather(const std::string& text) override { return job_.all_gather(rank_, text); }
+  std::vector<std::string> all_gather(const std::string& text) override {
+    return job_.all_gather(rank_, text);
+  }
 
  private:
   ThreadJob& job_;
@@ -113,8 +115,10 @@ std::vector<ArenaResult> play_ranks(const Game& game, const ArenaConfig& c, int 
 
 }  // namespace
 
-TEST_CASE("arena shares: the parts of a match, joined, give the one-process result", "[arena][shares]") {
-  for (const auto& [variant, games] : {std::pair<std::string, int>{"attrition", 14}, {"attrition-3p", 9}}) {
+TEST_CASE("arena shares: the parts of a match, joined, give the one-process result",
+          "[arena][shares]") {
+  for (const auto& [variant, games] :
+       {std::pair<std::string, int>{"attrition", 14}, {"attrition-3p", 9}}) {
     const Game& game = game_by_id(variant);
     const ArenaResult whole = play_arena(game, base(games), players(game));
     REQUIRE(int(whole.records.size()) == games);
@@ -130,8 +134,9 @@ TEST_CASE("arena shares: the parts of a match, joined, give the one-process resu
   }
 }
 
-TEST_CASE("arena shares: an SPRT judges the joined games as one process would; bad joins are refused",
-          "[arena][shares]") {
+TEST_CASE(
+    "arena shares: an SPRT judges the joined games as one process would; bad joins are refused",
+    "[arena][shares]") {
   const Game& game = game_by_id("attrition");
   ArenaConfig c = base(60);
   c.sprt = parse_sprt("elo0=0,elo1=200");
@@ -149,7 +154,8 @@ TEST_CASE("arena shares: an SPRT judges the joined games as one process would; b
   std::vector<MatchRecord> missing;  // a game before the decision left out
   for (const MatchRecord& r : records)
     if (r.index != 3) missing.push_back(r);
-  CHECK_THROWS_WITH(join_arena(game, c, missing), Catch::Contains("game 3 of match") && Catch::Contains("missing"));
+  CHECK_THROWS_WITH(join_arena(game, c, missing),
+                    Catch::Contains("game 3 of match") && Catch::Contains("missing"));
   std::vector<MatchRecord> twice = records;  // one index, two different games
   twice.push_back(records.front());
   twice.back().moves.pop_back();
@@ -159,12 +165,14 @@ TEST_CASE("arena shares: an SPRT judges the joined games as one process would; b
   CHECK(join_arena(game, c, same).summary() == whole.summary());
   ArenaConfig other = c;
   other.seed = 10;
-  CHECK_THROWS_WITH(join_arena(game, other, records), Catch::Contains("played with other settings"));
+  CHECK_THROWS_WITH(join_arena(game, other, records),
+                    Catch::Contains("played with other settings"));
 }
 
-TEST_CASE("arena shares: a match across the ranks of a job gives every rank the whole result; rank 0 "
-          "writes each game once, and a rerun resumes them all",
-          "[arena][shares]") {
+TEST_CASE(
+    "arena shares: a match across the ranks of a job gives every rank the whole result; rank 0 "
+    "writes each game once, and a rerun resumes them all",
+    "[arena][shares]") {
   const Game& game = game_by_id("attrition");
   const auto dir = testing::temp_dir("arena-ranks");
   ArenaConfig c = base(16);

@@ -2,7 +2,10 @@
 # Throughput of the roles on this machine (loopback): self-play positions/s
 # of 1 and of 2 workers playing with a network (a fresh model promoted as
 # generation 1), each for SECONDS, then training samples/s of 1 process and
-# of 2 ranks over Gloo on the shards they wrote.
+# of 2 ranks over Gloo on the shards they wrote. Each worker runs its
+# network on one thread (inference.threads_per_worker=1): on a 2-core
+# machine, 2 workers with 2 OpenMP threads each spin against each other
+# (LibTorch's threads busy-wait) and fall to a few percent of one worker.
 # Usage: scripts/cluster/loopback-bench.sh [VZERO] [CONFIG] [SECONDS] [STEPS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,7 +29,8 @@ workers() {
   local n=$1 pids=() start end
   start=$(date +%s.%N)
   for i in $(seq 1 "$n"); do
-    "$VZERO" selfplay --follow --config "$CONFIG" --run-dir "$run" > "$dir/w$n.$i.log" 2>&1 &
+    "$VZERO" selfplay --follow --config "$CONFIG" --run-dir "$run" --set inference.threads_per_worker=1 \
+      > "$dir/w$n.$i.log" 2>&1 &
     pids+=($!)
   done
   sleep "$SECONDS_EACH"
