@@ -5,7 +5,7 @@
 #include <random>
 
 #include "cli/commands.h"
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 
 namespace vzero::cli {

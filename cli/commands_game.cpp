@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 
 namespace vzero::cli {

@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/mpi_job.h"
-#include "game/error.h"
+#include "util/error.h"
 #include "training/roles.h"
 
 namespace vzero::cli {

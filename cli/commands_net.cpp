@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "game/error.h"
+#include "util/error.h"
 #include "net/checkpoint.h"
 #include "net/export.h"
 #include "net/model.h"

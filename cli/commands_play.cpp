@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "frontend/analysis.h"
-#include "game/error.h"
+#include "util/error.h"
 #include "game/zobrist.h"
 
 namespace vzero::cli {

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/ratings.h"
 
 namespace vzero::cli {

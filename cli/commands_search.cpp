@@ -12,8 +12,8 @@
 
 #include "cli/commands.h"
 #include "cli/mpi_job.h"
-#include "game/error.h"
-#include "game/toml_reader.h"
+#include "util/error.h"
+#include "util/toml_reader.h"
 #include "mcts/arena.h"
 #include "mcts/game_record.h"
 #include "mcts/match_group.h"

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/evaluators.h"
 #include "net/server.h"
 #include "selfplay/selfplay.h"

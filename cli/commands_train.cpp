@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
-#include "game/error.h"
+#include "util/error.h"
 #include "training/distributed.h"
 #include "training/loop.h"
 #include "training/roles.h"

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "game/error.h"
+#include "util/error.h"
 #include "net/server.h"
 
 int main(int argc, char** argv) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "game/error.h"
+#include "util/error.h"
 
 #ifdef VZERO_HAVE_MPI
 #define OMPI_SKIP_MPICXX 1  // the C interface only

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/evaluators.h"
 
 namespace vzero {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

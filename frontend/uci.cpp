@@ -5,7 +5,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

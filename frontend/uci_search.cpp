@@ -5,7 +5,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 
 namespace vzero::fuzz {

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "game/attrition_state.h"
-#include "game/error.h"
+#include "util/error.h"
 #include "game/zobrist.h"
 
 namespace vzero {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/variant.h"
 
 namespace vzero {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

@@ -6,7 +6,7 @@
 
 #include "game/attrition_state.h"
 #include "game/chess_game.h"
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/fairy_rules.h"
 #include "game/fen_text.h"
 

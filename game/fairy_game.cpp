@@ -7,7 +7,7 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/fairy_rules.h"
 
 namespace vzero {

@@ -5,7 +5,7 @@
 
 #include <cctype>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/zobrist.h"
 
 namespace vzero {

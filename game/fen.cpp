@@ -2,7 +2,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/fen_text.h"
 #include "game/position.h"
 

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/zobrist.h"
 
 namespace vzero {

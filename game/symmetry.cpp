@@ -5,7 +5,7 @@
 #include <cctype>
 #include <unordered_map>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 
 namespace vzero {

@@ -6,9 +6,9 @@
 #include <set>
 #include <toml++/toml.h>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/symmetry.h"
-#include "game/toml_reader.h"
+#include "util/toml_reader.h"
 
 namespace vzero {
 

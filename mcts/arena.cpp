@@ -14,7 +14,7 @@
 #include <set>
 #include <thread>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/zobrist.h"
 #include "mcts/game_record.h"
 #include "mcts/pgn.h"

@@ -1,7 +1,7 @@
 // Reading and validating search options.
 #include "mcts/config.h"
 
-#include "game/toml_reader.h"
+#include "util/toml_reader.h"
 
 namespace vzero {
 

@@ -1,7 +1,7 @@
 // The network-free evaluators.
 #include "mcts/evaluators.h"
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/zobrist.h"
 
 namespace vzero {

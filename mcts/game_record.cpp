@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

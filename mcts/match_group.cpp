@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/game_record.h"
 #include "mcts/pgn.h"
 

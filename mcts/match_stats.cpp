@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/players.h"
 
 namespace vzero {

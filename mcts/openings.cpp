@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/zobrist.h"
 #include "mcts/evaluators.h"
 #include "mcts/search.h"

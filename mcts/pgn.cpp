@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

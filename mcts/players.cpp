@@ -4,7 +4,7 @@
 #include <map>
 #include <mutex>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/zobrist.h"
 #include "mcts/evaluators.h"
 #include "mcts/uci_player.h"

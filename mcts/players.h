@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 #include "mcts/config.h"
 #include "mcts/search.h"

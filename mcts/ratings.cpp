@@ -10,7 +10,7 @@
 #include <numeric>
 #include <set>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

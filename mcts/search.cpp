@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

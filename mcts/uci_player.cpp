@@ -4,7 +4,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/uci_process.h"
 
 namespace vzero {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

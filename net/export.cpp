@@ -9,7 +9,7 @@
 #include <random>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "net/export_info.h"
 #include "net/onnx_writer.h"
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

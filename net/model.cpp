@@ -1,7 +1,7 @@
 // The LibTorch module of the layer list.
 #include "net/model.h"
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

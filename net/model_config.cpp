@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "game/toml_reader.h"
+#include "util/toml_reader.h"
 
 namespace vzero {
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <mutex>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/players.h"
 #include "net/server.h"
 

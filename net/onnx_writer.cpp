@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "net/export_info.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ONNX raw_data is little-endian");

@@ -14,7 +14,7 @@
 #include <unordered_map>
 
 #include "game/symmetry.h"
-#include "game/toml_reader.h"
+#include "util/toml_reader.h"
 #include "game/zobrist.h"
 #include "net/checkpoint.h"
 #include "net/model.h"

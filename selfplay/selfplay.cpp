@@ -16,9 +16,9 @@
 #include <sstream>
 #include <thread>
 
-#include "game/error.h"
-#include "game/files.h"
-#include "game/toml_reader.h"
+#include "util/error.h"
+#include "util/files.h"
+#include "util/toml_reader.h"
 #include "game/zobrist.h"
 #include "mcts/search.h"
 #include "selfplay/shard.h"

@@ -18,7 +18,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "selfplay/shard_internal.h"
 
 namespace vzero {

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "selfplay/sample.h"
 
 namespace vzero::shard_detail {

@@ -7,7 +7,7 @@
 #include <new>
 #include <unordered_set>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "selfplay/shard.h"
 #include "selfplay/shard_internal.h"
 

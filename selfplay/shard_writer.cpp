@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <utility>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "selfplay/shard.h"
 
 namespace vzero {

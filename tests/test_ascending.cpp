@@ -1,7 +1,7 @@
 // Ascending the Throne: one test per rule (rules/ascending.md).
 #include <catch.hpp>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 #include "tests/test_util.h"
 

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "game/attrition_state.h"
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "net/checkpoint.h"
 #include "net/export.h"
 #include "net/model.h"

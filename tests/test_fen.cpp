@@ -3,7 +3,7 @@
 
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 
 namespace {

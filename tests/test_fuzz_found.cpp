@@ -3,7 +3,7 @@
 #include <catch.hpp>
 #include <optional>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 #include "game/variant.h"
 

@@ -4,7 +4,7 @@
 #include <catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/config.h"
 #include "mcts/game_record.h"
 #include "mcts/players.h"

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 #include "tests/test_util.h"
 

@@ -9,7 +9,7 @@
 #include <map>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/shard.h"

@@ -7,8 +7,8 @@
 #include <map>
 #include <sstream>
 
-#include "game/error.h"
-#include "game/files.h"
+#include "util/error.h"
+#include "util/files.h"
 #include "mcts/game_record.h"
 #include "mcts/match_stats.h"
 #include "test_util.h"

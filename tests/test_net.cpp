@@ -7,7 +7,7 @@
 #include <map>
 #include <thread>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/search.h"
 #include "net/checkpoint.h"
 #include "net/model.h"

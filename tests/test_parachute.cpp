@@ -6,7 +6,7 @@
 #include <cctype>
 #include <random>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/fairy_rules.h"
 #include "game/game.h"
 #include "game/variant.h"

@@ -10,7 +10,7 @@
 #include <thread>
 #include <unistd.h>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/shard.h"

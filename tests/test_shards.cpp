@@ -16,7 +16,7 @@
 #include <random>
 #include <thread>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "selfplay/shard.h"
 
 using namespace vzero;

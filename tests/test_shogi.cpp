@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 #include "tests/test_util.h"
 

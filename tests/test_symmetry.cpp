@@ -7,7 +7,7 @@
 #include <random>
 #include <set>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 #include "game/symmetry.h"
 #include "game/variant.h"

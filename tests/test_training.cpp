@@ -19,7 +19,7 @@
 #include <sstream>
 #include <thread>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "test_util.h"

@@ -1,7 +1,7 @@
 // Variant files: typed keys, unknown keys rejected, Betza parsing.
 #include <catch.hpp>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 #include "game/variant.h"
 

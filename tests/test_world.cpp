@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 #include "tests/test_util.h"
 

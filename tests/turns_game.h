@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/game.h"
 
 namespace vzero::testing {

@@ -9,8 +9,8 @@
 #include <ostream>
 #include <sstream>
 
-#include "game/error.h"
-#include "game/files.h"
+#include "util/error.h"
+#include "util/files.h"
 #include "mcts/game_record.h"
 #include "net/server.h"
 #include "training/run_dir.h"

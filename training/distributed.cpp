@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "net/model.h"
 
 #ifdef VZERO_WITH_C10D

@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <chrono>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <cmath>
 #include <filesystem>
 #include <ostream>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "mcts/arena.h"
 #include "mcts/evaluators.h"
 #include "net/server.h"
@@ -45,6 +48,16 @@ SelfplayJob generation_job(const Game& game, const RunConfig& config, int curren
 }
 
 namespace {
+
+// Hands the free pages of every malloc arena back to the system. A generation
+// frees most of what it allocated (trees, batches, shards), but glibc keeps
+// freed pages of its per-thread arenas, so that without this the resident
+// memory of a long run creeps up (scripts/soak.sh).
+void release_free_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 
 // Game ids of generation g: g * kIdsPerGeneration + index.
 constexpr int64_t kIdsPerGeneration = 100000000;
@@ -242,6 +255,7 @@ void run_loop(const RunConfig& config, const std::string& run_dir, std::ostream&
     append_metrics_row(metrics, row.str());
     const RatingsTable ratings = refit_ratings(config, run_dir, log);
     draw_curve(run_dir, g, ratings, log);
+    release_free_memory();
 
     const auto summary = [](const ArenaResult& r) { return r.games > 0 ? r.summary() : std::string("not played"); };
     log << "gen " << g << " vs previous " << summary(vs_prev);

@@ -13,8 +13,8 @@
 #include <set>
 #include <sstream>
 
-#include "game/error.h"
-#include "game/files.h"
+#include "util/error.h"
+#include "util/files.h"
 #include "net/server.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/shard.h"

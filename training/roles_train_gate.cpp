@@ -8,8 +8,8 @@
 #include <sstream>
 #include <thread>
 
-#include "game/error.h"
-#include "game/files.h"
+#include "util/error.h"
+#include "util/files.h"
 #include "mcts/match_group.h"
 #include "net/server.h"
 #include "selfplay/shard.h"

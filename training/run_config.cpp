@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "game/error.h"
-#include "game/toml_reader.h"
+#include "util/error.h"
+#include "util/toml_reader.h"
 #include "game/variant.h"
 
 namespace vzero {

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "game/error.h"
-#include "game/files.h"
+#include "util/error.h"
+#include "util/files.h"
 
 namespace vzero {
 

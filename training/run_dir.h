@@ -2,13 +2,13 @@
 // The run folder's protocol: where each file lives, the run's config
 // identity, the record of the generation in progress and the metrics table;
 // text files are replaced whole and durably, and FolderLock keeps a second
-// process out (both from game/files.h). training/README.md says what is
+// process out (both from util/files.h). training/README.md says what is
 // written when. No LibTorch.
 #include <map>
 #include <string>
 #include <vector>
 
-#include "game/files.h"
+#include "util/files.h"
 #include "training/run_config.h"
 
 namespace vzero {

@@ -7,7 +7,7 @@
 #include <ostream>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "selfplay/shard.h"
 #include "training/distributed.h"
 #include "training/run_dir.h"

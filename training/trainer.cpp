@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/symmetry.h"
 #include "game/zobrist.h"
 #include "net/checkpoint.h"

@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "game/error.h"
+#include "util/error.h"
 #include "game/zobrist.h"
 #include "net/model_config.h"
 #include "selfplay/shard.h"

@@ -1,5 +1,5 @@
 // Text files, durable replacement of files, folder locks.
-#include "game/files.h"
+#include "util/files.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 

@@ -10,7 +10,7 @@
 #include <toml++/toml.h>
 #include <type_traits>
 
-#include "game/error.h"
+#include "util/error.h"
 
 namespace vzero {
 
