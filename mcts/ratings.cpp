@@ -2,6 +2,7 @@
 #include "mcts/ratings.h"
 
 #include <Eigen/Dense>
+#include <Eigen/Sparse>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -42,12 +43,22 @@ double log_likelihood(const std::vector<Meeting>& meetings, const std::vector<in
   return sum;
 }
 
-// Gradient and information matrix (the negative Hessian) in Elo units.
+using SparseMatrix = Eigen::SparseMatrix<double>;
+
+// Gradient and information matrix (the negative Hessian) in Elo units, the
+// matrix without row and column `ref` (the player held fixed). Sparse: a
+// player has entries only for the opponents he met, so that a loop's ladder
+// of thousands of generations fits in memory that grows with its games, not
+// with the square of its players.
 void derivatives(const std::vector<Meeting>& meetings, const std::vector<int>& at,
-                 const Eigen::VectorXd& r, Eigen::VectorXd& gradient,
-                 Eigen::MatrixXd& information) {
-  gradient.setZero(r.size());
-  information.setZero(r.size(), r.size());
+                 const Eigen::VectorXd& r, int ref, Eigen::VectorXd& gradient,
+                 SparseMatrix& information) {
+  const int n = int(r.size());
+  gradient.setZero(n);
+  // Row or column of player a in the reduced matrix; -1 for ref.
+  const auto reduced = [ref](int a) { return a == ref ? -1 : a < ref ? a : a - 1; };
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(meetings.size() * 4);
   for (const Meeting& m : meetings) {
     const int a = at[m.i], b = at[m.j];
     const double p = 1.0 / (1.0 + std::exp(-kScale * (r[a] - r[b])));
@@ -55,43 +66,51 @@ void derivatives(const std::vector<Meeting>& meetings, const std::vector<int>& a
                  h = kScale * kScale * m.weight * p * (1.0 - p);
     gradient[a] += g;
     gradient[b] -= g;
-    information(a, a) += h;
-    information(b, b) += h;
-    information(a, b) -= h;
-    information(b, a) -= h;
+    const int ra = reduced(a), rb = reduced(b);
+    if (ra >= 0) entries.emplace_back(ra, ra, h);
+    if (rb >= 0) entries.emplace_back(rb, rb, h);
+    if (ra >= 0 && rb >= 0) {
+      entries.emplace_back(ra, rb, -h);
+      entries.emplace_back(rb, ra, -h);
+    }
   }
+  information.resize(n - 1, n - 1);
+  information.setFromTriplets(entries.begin(), entries.end());  // sums duplicates
 }
 
-// The same matrix without row and column k.
-Eigen::MatrixXd without(const Eigen::MatrixXd& m, int k) {
-  const int n = int(m.rows());
-  Eigen::MatrixXd out(n - 1, n - 1);
-  for (int a = 0, ra = 0; a < n; ++a) {
-    if (a == k) continue;
-    for (int b = 0, rb = 0; b < n; ++b) {
-      if (b == k) continue;
-      out(ra, rb++) = m(a, b);
-    }
-    ++ra;
-  }
+// v without entry k.
+Eigen::VectorXd without(const Eigen::VectorXd& v, int k) {
+  Eigen::VectorXd out(v.size() - 1);
+  for (int a = 0, ra = 0; a < v.size(); ++a)
+    if (a != k) out[ra++] = v[a];
   return out;
+}
+
+// v with a 0 put in at place k.
+Eigen::VectorXd with_zero(const Eigen::VectorXd& v, int k) {
+  Eigen::VectorXd out = Eigen::VectorXd::Zero(v.size() + 1);
+  for (int a = 0, ra = 0; a < out.size(); ++a)
+    if (a != k) out[a] = v[ra++];
+  return out;
+}
+
+// Factors a reduced information matrix; throws Error when it is not positive definite.
+void factor(Eigen::SimplicialLDLT<SparseMatrix>& ldlt, const SparseMatrix& information) {
+  ldlt.compute(information);
+  check(ldlt.info() == Eigen::Success, "ratings: the information matrix is singular");
 }
 
 // Maximum-likelihood ratings of one group with player `ref` held at 0.
 Eigen::VectorXd newton(const std::vector<Meeting>& meetings, const std::vector<int>& at, int size,
                        int ref) {
   Eigen::VectorXd r = Eigen::VectorXd::Zero(size), g;
-  Eigen::MatrixXd info;
+  SparseMatrix info;
+  Eigen::SimplicialLDLT<SparseMatrix> ldlt;
   double current = log_likelihood(meetings, at, r);
   for (int it = 0; it < 200; ++it) {
-    derivatives(meetings, at, r, g, info);
-    Eigen::VectorXd g_red(size - 1);
-    for (int a = 0, k = 0; a < size; ++a)
-      if (a != ref) g_red[k++] = g[a];
-    const Eigen::VectorXd step_red = without(info, ref).ldlt().solve(g_red);
-    Eigen::VectorXd step = Eigen::VectorXd::Zero(size);
-    for (int a = 0, k = 0; a < size; ++a)
-      if (a != ref) step[a] = step_red[k++];
+    derivatives(meetings, at, r, ref, g, info);
+    factor(ldlt, info);
+    const Eigen::VectorXd step = with_zero(ldlt.solve(without(g, ref)), ref);
     double t = 1.0, next = log_likelihood(meetings, at, r + step);
     while (next < current - 1e-12 && t > 1e-6) {  // halve until the likelihood does not fall
       t /= 2;
@@ -102,6 +121,33 @@ Eigen::VectorXd newton(const std::vector<Meeting>& meetings, const std::vector<i
     if ((t * step).cwiseAbs().maxCoeff() < 1e-7) break;
   }
   return r;
+}
+
+// Variances of the ratings r (fitted with `ref` held at 0): relative to ref
+// where `anchored`, else relative to the group's mean (the diagonal of the
+// information matrix's pseudo-inverse, P C P with C the inverse of the matrix
+// without ref, padded with zeros, and P = I - 11'/n). One solve per player:
+// memory grows with the games, not with the square of the players.
+Eigen::VectorXd variances(const std::vector<Meeting>& meetings, const std::vector<int>& at,
+                          const Eigen::VectorXd& r, int ref, bool anchored) {
+  const int n = int(r.size());
+  Eigen::VectorXd g;
+  SparseMatrix info;
+  derivatives(meetings, at, r, ref, g, info);
+  Eigen::SimplicialLDLT<SparseMatrix> ldlt;
+  factor(ldlt, info);
+  Eigen::VectorXd diagonal = Eigen::VectorXd::Zero(n - 1), unit = Eigen::VectorXd::Zero(n - 1);
+  for (int k = 0; k < n - 1; ++k) {
+    unit[k] = 1.0;
+    diagonal[k] = ldlt.solve(unit)[k];
+    unit[k] = 0.0;
+  }
+  Eigen::VectorXd var = with_zero(diagonal, ref);
+  if (anchored) return var;
+  const Eigen::VectorXd c1 = with_zero(ldlt.solve(Eigen::VectorXd::Ones(n - 1)), ref);  // C 1
+  const double total = c1.sum();                                                      // 1' C 1
+  for (int k = 0; k < n; ++k) var[k] += -2.0 * c1[k] / n + total / (double(n) * n);
+  return var;
 }
 
 std::string join(const std::vector<std::string>& names) {
@@ -206,26 +252,12 @@ RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOpt
       if (at[x.i] >= 0) mine.push_back(x);
     const bool anchored = anchor >= 0 && at[anchor] >= 0;
     const int ref = anchored ? at[anchor] : 0;
-    Eigen::VectorXd r = newton(mine, at, m, ref), g;
-    Eigen::MatrixXd info, cov;
-    derivatives(mine, at, r, g, info);
-    if (anchored) {
+    Eigen::VectorXd r = newton(mine, at, m, ref);
+    const Eigen::VectorXd var = variances(mine, at, r, ref, anchored);
+    if (anchored)
       r.array() += options.anchor->second - r[ref];
-      const Eigen::MatrixXd reduced = without(info, ref).inverse();
-      cov = Eigen::MatrixXd::Zero(m, m);
-      for (int a = 0, ra = 0; a < m; ++a) {
-        if (a == ref) continue;
-        for (int b = 0, rb = 0; b < m; ++b) {
-          if (b == ref) continue;
-          cov(a, b) = reduced(ra, rb++);
-        }
-        ++ra;
-      }
-    } else {
+    else
       r.array() -= r.mean();
-      const Eigen::MatrixXd j = Eigen::MatrixXd::Constant(m, m, 1.0 / m);
-      cov = (info + j).inverse() - j;  // the pseudo-inverse: relative to the mean
-    }
     if (rated_groups > 1 || (anchor >= 0 && !anchored)) {
       std::vector<std::string> who;
       for (int p : members) who.push_back(names[p]);
@@ -241,7 +273,7 @@ RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOpt
       row.games = played[p];
       row.score = weight[p] > 0 ? points[p] / weight[p] : 0.0;
       row.elo = r[k];
-      row.margin = kZ95 * std::sqrt(std::max(0.0, cov(k, k)));
+      row.margin = kZ95 * std::sqrt(std::max(0.0, var[k]));
       row.group = group_number;
       table.rows.push_back(row);
       if (points[p] == 0.0 || points[p] == weight[p]) {

@@ -188,3 +188,50 @@ TEST_CASE("ratings: a real three-player round robin is ordered by its head-to-he
     CHECK(row(t, players[pair.first]).games == 40);
   }
 }
+
+// Two players: the information is one number, h = s² w p (1 - p) (s the
+// logistic units per Elo, w the games with the prior, p the fitted
+// expectation), so the interval has a closed form: 1.96 / sqrt(h) for the
+// player measured against an anchored one, half that for each against the
+// mean of the two. A long ladder (a loop's thousands of generations, each
+// meeting the previous one and generation 0) fits too, with the same
+// intervals whether or not its first player is the anchor.
+TEST_CASE("ratings: intervals have the closed form of two players; long ladders fit",
+          "[ratings]") {
+  std::vector<MatchRecord> games;
+  for (int k = 0; k < 30; ++k) games.push_back(k < 20 ? game({"a", "b"}, {1, -1}) : game({"b", "a"}, {1, -1}));
+  const double s = std::log(10.0) / 400.0, w = 31.0, p = (20.0 + 0.5) / w;
+  const double h = s * s * w * p * (1 - p), z = 1.959963984540054;
+  RatingsOptions anchored;
+  anchored.anchor = std::make_pair(std::string("b"), 0.0);
+  const RatingsTable t1 = fit_ratings(games, anchored);
+  CHECK(row(t1, "a").elo == Approx(std::log(p / (1 - p)) / s).epsilon(1e-6));
+  CHECK(row(t1, "a").margin == Approx(z / std::sqrt(h)).epsilon(1e-6));
+  CHECK(row(t1, "b").margin == 0.0);
+  const RatingsTable t2 = fit_ratings(games, RatingsOptions{});
+  CHECK(row(t2, "a").margin == Approx(z / (2 * std::sqrt(h))).epsilon(1e-6));
+  CHECK(row(t2, "b").margin == Approx(z / (2 * std::sqrt(h))).epsilon(1e-6));
+
+  std::vector<MatchRecord> ladder;
+  const int n = 1500;
+  const auto name = [](int g) { return "gen-" + std::to_string(g); };
+  for (int g = 1; g < n; ++g)
+    for (int k = 0; k < 4; ++k) {
+      const double r = k < 3 ? 1.0 : -1.0;  // each generation wins 3 of 4 against the one before
+      ladder.push_back(game({name(g), name(g - 1)}, {r, -r}));
+      ladder.push_back(game({name(g), name(0)}, {k < 2 ? 1.0 : -1.0, k < 2 ? -1.0 : 1.0}));
+    }
+  RatingsOptions gen0;
+  gen0.anchor = std::make_pair(name(0), 0.0);
+  const RatingsTable a = fit_ratings(ladder, gen0), b = fit_ratings(ladder, RatingsOptions{});
+  REQUIRE(a.rows.size() == size_t(n));
+  REQUIRE(b.rows.size() == size_t(n));
+  CHECK(row(a, name(0)).margin == 0.0);
+  for (int g : {1, 700, n - 1}) {
+    CHECK(std::isfinite(row(a, name(g)).elo));
+    CHECK(row(a, name(g)).margin > 0.0);
+    // The same fit, shifted: differences agree between anchored and mean-relative tables.
+    CHECK(row(a, name(g)).elo - row(a, name(0)).elo ==
+          Approx(row(b, name(g)).elo - row(b, name(0)).elo).margin(1e-6));
+  }
+}
