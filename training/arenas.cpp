@@ -156,8 +156,16 @@ RatingsTable refit_ratings(const RunConfig& config, const std::string& dir, std:
     for (const auto& entry : fs::directory_iterator(records))
       if (entry.path().extension() == ".jsonl") files.push_back(entry.path().string());
     std::sort(files.begin(), files.end());
+    // Only players and results: the fit needs no moves, and a long run's
+    // records, moves and all, would make each generation's refit as large as
+    // the run's history.
     for (const std::string& f : files)
-      for (MatchRecord& r : read_records(f)) games.push_back(std::move(r));
+      for (MatchRecord& r : read_records(f)) {
+        MatchRecord kept;
+        kept.players = std::move(r.players);
+        kept.result = std::move(r.result);
+        games.push_back(std::move(kept));
+      }
   }
   RatingsOptions options;
   const std::string& anchor = config.loop.ratings_anchor;
