@@ -25,15 +25,14 @@ for ((g = 0; g < last; g += step)); do gens+=("$g"); done
 gens+=("$last")
 spec() { printf 'net:model=%s/models/gen-%03d.pt,sims=%s' "$run" "$1" "$sims"; }
 mkdir -p "$run/curve-records"
-prev=
-for g in "${gens[@]}"; do
-  for opp in $prev 0; do
-    [ "$g" -eq 0 ] && continue
-    [ -n "$opp" ] || continue
+prev=0
+for g in "${gens[@]:1}"; do
+  opponents=(0)
+  [ "$prev" -gt 0 ] && opponents=("$prev" 0)
+  for opp in "${opponents[@]}"; do
     out=$(printf '%s/curve-records/gen-%03d-vs-%03d.jsonl' "$run" "$g" "$opp")
     "$vzero" arena --variant "$variant" --a "$(spec "$g")" --b "$(spec "$opp")" --opening "$plies" \
       --games "$games" --threads "${THREADS:-1}" --seed "$g" --record "$out" | tail -1
-    [ "$opp" -eq 0 ] && break
   done
   prev=$g
 done
