@@ -31,6 +31,24 @@ bool launched_by_mpi(int* ranks) {
   return std::getenv("PMIX_RANK") || std::getenv("PMI_RANK");
 }
 
+// The tasks of the Slurm job step (srun) this process is one of; 0 outside a step.
+int slurm_step_tasks() {
+  const char* step = std::getenv("SLURM_STEP_ID");
+  const char* tasks = std::getenv("SLURM_STEP_NUM_TASKS");
+  return step && tasks ? std::atoi(tasks) : 0;
+}
+
+// Throws when srun started several tasks but no MPI launcher joins them: each task would play
+// the whole match by itself.
+void check_not_alone_in_step() {
+  const int tasks = slurm_step_tasks();
+  check(tasks <= 1,
+        "this process is one of " + std::to_string(tasks) +
+            " tasks of a Slurm step but no MPI launcher joins them, so each would play the whole "
+            "match: launch with `srun --mpi=pmix` (see `srun --mpi=list`), with mpirun, or with "
+            "one task");
+}
+
 #ifdef VZERO_HAVE_MPI
 // Waits for a non-blocking collective, asleep between looks: a rank that waits (for
 // others still playing, or for the gate's next candidate) leaves its core to them,
@@ -84,9 +102,19 @@ class MpiJob : public MatchGroup {
 
 std::unique_ptr<MatchGroup> join_mpi_job() {
   int ranks = 0;
-  if (!launched_by_mpi(&ranks)) return nullptr;
+  if (!launched_by_mpi(&ranks)) {
+    check_not_alone_in_step();
+    return nullptr;
+  }
 #ifdef VZERO_HAVE_MPI
-  return std::make_unique<MpiJob>();
+  auto job = std::make_unique<MpiJob>();
+  // An MPI that cannot use the launcher's PMI starts as a job of one rank in each task.
+  check(ranks <= 1 || job->size() == ranks,
+        "the launcher started " + std::to_string(ranks) + " ranks but MPI joined " +
+            std::to_string(job->size()) +
+            ", so each would play the whole match: with srun, pick a PMI plugin this MPI "
+            "supports (`srun --mpi=list`; Open MPI: pmix), or use mpirun");
+  return job;
 #else
   check(ranks <= 1,
         "this vzero was built without MPI (install libopenmpi-dev, scripts/install-deps.sh, and "

@@ -62,6 +62,11 @@ WORLD_SIZE=2 RANK=2 expect_error train --run-dir "$tmp/ranks"
 WORLD_SIZE=2 RANK=0 MASTER_ADDR=127.0.0.1 expect_error train --run-dir "$tmp/ranks"
 WORLD_SIZE=2 RANK=0 expect_error train --run-dir "$tmp/ranks"
 expect_ok arena --variant attrition --a mcts:sims=20 --b random --games 2
+# srun with several tasks but no MPI job joining them: each would play the whole match.
+SLURM_STEP_ID=0 SLURM_STEP_NUM_TASKS=4 expect_error arena --variant attrition --a random --b random --games 2
+# A launcher that says 3 ranks where MPI joins one (srun with a PMI plugin this MPI cannot use).
+PMI_SIZE=3 PMI_RANK=0 expect_error arena --variant attrition --a random --b random --games 2
+SLURM_STEP_ID=0 SLURM_STEP_NUM_TASKS=1 expect_ok arena --variant attrition --a random --b random --games 2
 expect_ok encoding --variant world
 expect_ok perft --variant chess --depth 2 --divide
 expect_ok perft --variant chess --moves "e2e4 e7e5 g1f3" --depth 2
