@@ -67,10 +67,18 @@ grep -q "^gate gen-2 " "$dir/gate.log" || fail "generation 2 was not gated"
 grep -q "trainer candidate gen-2" "$dir/trainer.log" || fail "the trainer did not write gen-2"
 test "$(tail -n +2 "$run/gating.csv" | wc -l)" -eq 2 || fail "gating.csv: $(cat "$run/gating.csv")"
 # The gate judges through training/gate.h: its games are recorded, and ratings.csv rates the candidates.
+# Each candidate then plays the loop's measuring matches (generation 0, the baseline, the anchor), and
+# curve.png draws the ladder.
 for g in 001 002; do
   grep -q "\"arena_prev: gen-$g vs gen-" "$run/records/gen-$g.jsonl" || fail "no recorded gate games of gen-$g"
   grep -q ",gen-$g," "$run/ratings.csv" || fail "ratings.csv lacks gen-$g: $(cat "$run/ratings.csv")"
+  for key in arena_gen0 arena_base anchor_1; do
+    test "$(grep -c "\"$key: gen-$g vs " "$run/records/gen-$g.jsonl")" -eq 4 || fail "gen-$g lacks the 4 games of $key"
+  done
 done
+grep -q "^gate gen-2 vs gen-000 .* | vs random " "$dir/gate.log" || fail "the gate did not report gen-2's measuring matches"
+grep -q ",random," "$run/ratings.csv" || fail "ratings.csv lacks the anchor: $(cat "$run/ratings.csv")"
+if command -v gnuplot > /dev/null; then test -s "$run/curve.png" || fail "no curve.png"; fi
 
 /usr/bin/python3 - "$run" "$dir" <<'EOF'
 import collections, glob, os, re, sys

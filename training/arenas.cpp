@@ -117,6 +117,16 @@ void prepare_loop_matches(const Game& game, const RunConfig& config, const std::
   }
 }
 
+std::vector<LoopMatch> measuring_matches(const RunConfig& config, const std::string& dir) {
+  const LoopConfig& loop = config.loop;
+  std::vector<LoopMatch> out = {
+      {"arena_gen0", net_spec(model_path(dir, 0), loop.arena_visits), generation_name(0), loop.arena_games, 2, {}},
+      {"arena_base", loop.baseline, loop.baseline, loop.baseline_games, 3, {}}};
+  for (size_t k = 0; k < loop.anchors.size(); ++k)
+    out.push_back({"anchor_" + std::to_string(k + 1), loop.anchors[k], loop.anchors[k], loop.anchor_games, 4 + k, {}});
+  return out;
+}
+
 ArenaResult play_loop_match(const Game& game, const RunConfig& config, const std::string& dir,
                             int g, const LoopMatch& match, MatchGroup* group) {
   register_net_players(config.inference);
@@ -196,13 +206,14 @@ void draw_curve(const std::string& dir, int generations, const RatingsTable& rat
       fixed += ", " + std::to_string(r.elo) + " with lines lw 2 dashtype " +
                std::to_string(2 + lines++ % 4) + " title " + quoted(r.player);
   }
+  const bool validation = fs::exists(d / "metrics.csv");
   std::string script =
       "set datafile separator ','\n"
-      "set terminal pngcairo size 1000,800 noenhanced\n"
+      "set terminal pngcairo size 1000," + std::string(validation ? "800" : "450") + " noenhanced\n"
       "set output " +
       quoted((d / "curve.png").string()) +
       "\n"
-      "set multiplot layout 2,1 title 'vzero learning curve'\n"
+      "set multiplot layout " + std::string(validation ? "2" : "1") + ",1 title 'vzero learning curve'\n"
       "set key left top\nset grid\nset xlabel 'generation'\nset ylabel 'Elo (ratings.csv)'\n";
   // Both panels over generations 0 to the last, with whole-number tics.
   const int last =
@@ -219,13 +230,14 @@ void draw_curve(const std::string& dir, int generations, const RatingsTable& rat
     script +=
         "EOD\nplot $ladder using 1:2:3 with yerrorlines title 'generations (95%)'" + fixed + "\n";
   }
-  script +=
-      "unset label\nset ylabel 'validation'\n"
-      "plot " +
-      quoted((d / "metrics.csv").string()) +
-      " using 1:12 with linespoints title 'policy top-1', "
-      "'' using 1:13 with linespoints title 'value MSE'\n"
-      "unset multiplot\n";
+  if (validation)
+    script +=
+        "unset label\nset ylabel 'validation'\n"
+        "plot " +
+        quoted((d / "metrics.csv").string()) +
+        " using 1:12 with linespoints title 'policy top-1', "
+        "'' using 1:13 with linespoints title 'value MSE'\n";
+  script += "unset multiplot\n";
   const fs::path path = d / "curve.gp";
   write_text_file(path.string(), script);
   const std::string cmd = "gnuplot " + quoted(path.string(), "'\\''") + " > /dev/null 2>&1";

@@ -54,6 +54,12 @@ struct LoopMatch {
   uint64_t salt = 0;          // tells the seeds of a generation's matches apart
   std::optional<SprtConfig> sprt;
 };
+// The matches that measure generation g after the gate's: against generation
+// 0 ("arena_gen0", loop.arena_games), the baseline ("arena_base",
+// loop.baseline_games) and each anchor ("anchor_K", loop.anchor_games); a
+// match of 0 games is not played.
+std::vector<LoopMatch> measuring_matches(const RunConfig& config, const std::string& dir);
+
 // Plays the match (light root noise, moves by most visits, loop.arena_visits
 // for the model), or resumes it from the generation's records. With a group
 // (the gate's MPI ranks), each rank plays a share and every rank gets the
@@ -67,9 +73,10 @@ ArenaResult play_loop_match(const Game& game, const RunConfig& config, const std
 RatingsTable refit_ratings(const RunConfig& config, const std::string& dir, std::ostream& log);
 
 // Draws <dir>/curve.png with gnuplot: the ladder of the table (Elo by
-// generation with 95% error bars, fixed opponents as horizontal lines) above
-// the validation curves of metrics.csv, which holds `generations` rows (a
-// note in log when gnuplot fails).
+// generation with 95% error bars, fixed opponents as horizontal lines) over
+// generations 0 to `generations`, above the validation curves of metrics.csv
+// when the folder has one (the loop's; a roles run has none). A note in log
+// when gnuplot fails.
 void draw_curve(const std::string& dir, int generations, const RatingsTable& ratings,
                 std::ostream& log);
 

@@ -66,17 +66,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The matches after the gate's: generation 0, the baseline, the anchors.
-std::vector<LoopMatch> measuring_matches(const RunConfig& config, const std::string& run_dir) {
-  const LoopConfig& loop = config.loop;
-  std::vector<LoopMatch> out = {
-      {"arena_gen0", net_spec(model_path(run_dir, 0), loop.arena_visits), generation_name(0), loop.arena_games, 2, {}},
-      {"arena_base", loop.baseline, loop.baseline, loop.baseline_games, 3, {}}};
-  for (size_t k = 0; k < loop.anchors.size(); ++k)
-    out.push_back({"anchor_" + std::to_string(k + 1), loop.anchors[k], loop.anchors[k], loop.anchor_games, 4 + k, {}});
-  return out;
-}
-
 // Score and Elo of a match as two metrics cells, empty when it was not played.
 std::string cells(const ArenaResult& r) {
   std::ostringstream s;

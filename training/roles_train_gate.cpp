@@ -180,6 +180,28 @@ void run_trainer(const RunConfig& config, const std::string& dir, std::ostream& 
   if (lead) log << "trainer stops" << std::endl;
 }
 
+namespace {
+
+// Plays (or resumes from the records) the matches that measure generation g
+// after its gate: generation 0, the baseline, the anchors; then refits
+// ratings.csv and draws curve.png. Every rank of the group calls it; rank 0
+// logs and writes.
+void measure_generation(const Game& game, const RunConfig& config, const std::string& dir, int g,
+                        MatchGroup* group, std::ostream& log) {
+  std::string line;
+  for (const LoopMatch& m : measuring_matches(config, dir)) {
+    if (m.games <= 0) continue;
+    const ArenaResult r = play_loop_match(game, config, dir, g, m, group);
+    line += (line.empty() ? "gate gen-" + std::to_string(g) + " vs " : std::string(" | vs ")) +
+            m.opponent_name + " " + r.summary();
+  }
+  if (group && group->rank() != 0) return;
+  if (!line.empty()) log << line << std::endl;
+  draw_curve(dir, g, refit_ratings(config, dir, log), log);
+}
+
+}  // namespace
+
 void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options) {
   const Game& game = game_by_id(config.variant);
   MatchGroup* group = options.match_group;
@@ -199,8 +221,11 @@ void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log
   }
   // Rank 0 keeps the run's openings (<dir>/openings.txt) before any rank reads them.
   if (lead) loop_openings(game, config, dir);
-  if (group) broadcast_text(*group, "");
+  // A gate killed during the last candidate's measuring matches finishes them first.
+  std::string last_gated = lead && !record.gated.empty() ? std::to_string(record.gated.back()) : "0";
+  if (group) last_gated = broadcast_text(*group, last_gated);
   register_net_players(config.inference);
+  if (last_gated != "0") measure_generation(game, config, dir, std::stoi(last_gated), group, log);
   for (bool first = true;; first = false) {
     // Rank 0 decides: "stop", "wait", or "gate G CURRENT".
     std::string decision = "stop";
@@ -227,7 +252,10 @@ void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log
     in >> word >> g >> current;
     const auto start = std::chrono::steady_clock::now();
     const GateOutcome outcome = gate_candidate(game, config, dir, g, current, group);  // resumes from the records
-    if (!lead) continue;
+    if (!lead) {
+      measure_generation(game, config, dir, g, group, log);
+      continue;
+    }
     const ArenaResult& r = outcome.result;
     const bool promote = outcome.promote;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -239,7 +267,6 @@ void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log
         << (r.games > 0 ? r.summary() : std::string("not played"));
     if (r.sprt && r.games > 0) log << " " << sprt_line(*r.sprt, r.llr, r.sprt_result);
     log << " | " << (promote ? "promoted" : "kept gen-" + std::to_string(current)) << std::endl;
-    refit_ratings(config, dir, log);
     record.gated.push_back(g);
     if (promote) {
       record.current = g;
@@ -250,6 +277,8 @@ void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log
                       "finished: generation " + std::to_string(g) + " gated (remove this file to go on)\n");
       log << "gate: generation " << g << " was the last; wrote " << dir << "/stop" << std::endl;
     }
+    // After the verdict, so that the workers take up a promoted model at once.
+    measure_generation(game, config, dir, g, group, log);
   }
   if (lead) log << "gate stops" << std::endl;
 }
