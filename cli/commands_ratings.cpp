@@ -23,17 +23,17 @@ void add_ratings_command(CLI::App& app) {
       ->check(CLI::Range(0.001, 1000.0));
   cmd->add_option("--csv", *csv, "Also write the table as CSV to this file");
   cmd->callback([=] {
-    std::vector<MatchRecord> games;
+    PairwiseResults results;  // file by file: memory grows with the pairs, not the games
     for (const std::string& f : *files) {
       std::ifstream probe(f);
       check(bool(probe), "cannot read games file '" + f + "'");
-      for (MatchRecord& r : read_records(f)) games.push_back(std::move(r));
+      for (const MatchRecord& r : read_records(f)) results.add(r);
     }
-    check(!games.empty(), "ratings: no games in the given files");
+    check(!results.empty(), "ratings: no games in the given files");
     RatingsOptions options;
     options.prior_draws = *prior;
     if (!anchor->empty()) options.anchor = parse_anchor(*anchor);
-    const RatingsTable table = fit_ratings(games, options);
+    const RatingsTable table = results.fit(options);
     if (!csv->empty()) {
       std::ofstream out(*csv);
       out << table.csv();

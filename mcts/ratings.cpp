@@ -173,59 +173,63 @@ std::pair<std::string, double> parse_anchor(const std::string& text) {
   throw Error("anchor '" + text + "': the Elo is not a number in [-100000, 100000]");
 }
 
+int PairwiseResults::id_of(const std::string& name) {
+  auto [it, fresh] = id_.emplace(name, int(names_.size()));
+  if (fresh) {
+    names_.push_back(name);
+    played_.push_back(0);
+    points_.push_back(0.0);
+    weight_.push_back(0.0);
+  }
+  return it->second;
+}
+
+void PairwiseResults::add(const MatchRecord& g) {
+  const int n = int(g.players.size());
+  std::set<int> in_game;
+  for (const std::string& p : g.players) in_game.insert(id_of(p));
+  for (int p : in_game) ++played_[p];
+  for (int s = 0; s < n; ++s)
+    for (int t = s + 1; t < n; ++t) {
+      int a = id_of(g.players[s]), b = id_of(g.players[t]);
+      if (a == b) continue;
+      double score = g.result[s] > g.result[t] ? 1.0 : g.result[s] < g.result[t] ? 0.0 : 0.5;
+      if (a > b) std::swap(a, b), score = 1.0 - score;
+      const double w = 1.0 / (n - 1);
+      Pair& m = meetings_[{a, b}];
+      m.weight += w;
+      m.points += w * score;
+      points_[a] += w * score, weight_[a] += w;
+      points_[b] += w * (1.0 - score), weight_[b] += w;
+    }
+}
+
 RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOptions& options) {
+  PairwiseResults results;
+  for (const MatchRecord& g : games) results.add(g);
+  return results.fit(options);
+}
+
+RatingsTable PairwiseResults::fit(const RatingsOptions& options) const {
   check(options.prior_draws > 0 && options.prior_draws <= 1000,
         "ratings: the prior must be in (0, 1000] draws");
-  std::map<std::string, int> id;
-  std::vector<std::string> names;
-  std::vector<int> played;
-  std::map<std::pair<int, int>, Meeting> meet;
-  std::vector<double> points, weight;  // pairwise, without the prior
-  const auto id_of = [&](const std::string& name) {
-    auto [it, fresh] = id.emplace(name, int(names.size()));
-    if (fresh) {
-      names.push_back(name);
-      played.push_back(0);
-      points.push_back(0.0);
-      weight.push_back(0.0);
-    }
-    return it->second;
-  };
-  for (const MatchRecord& g : games) {
-    const int n = int(g.players.size());
-    std::set<int> in_game;
-    for (const std::string& p : g.players) in_game.insert(id_of(p));
-    for (int p : in_game) ++played[p];
-    for (int s = 0; s < n; ++s)
-      for (int t = s + 1; t < n; ++t) {
-        int a = id_of(g.players[s]), b = id_of(g.players[t]);
-        if (a == b) continue;
-        double score = g.result[s] > g.result[t] ? 1.0 : g.result[s] < g.result[t] ? 0.0 : 0.5;
-        if (a > b) std::swap(a, b), score = 1.0 - score;
-        const double w = 1.0 / (n - 1);
-        Meeting& m = meet[{a, b}];
-        m.i = a, m.j = b;
-        m.weight += w;
-        m.points += w * score;
-        points[a] += w * score, weight[a] += w;
-        points[b] += w * (1.0 - score), weight[b] += w;
-      }
-  }
   check(
-      !options.anchor || id.count(options.anchor->first),
+      !options.anchor || id_.count(options.anchor->first),
       "ratings: the anchor '" + (options.anchor ? options.anchor->first : "") + "' played no game");
 
   // Groups of players linked by games (union-find).
-  const int players = int(names.size());
+  const int players = int(names_.size());
   std::vector<int> parent(players);
   std::iota(parent.begin(), parent.end(), 0);
   const std::function<int(int)> root = [&](int x) {
     return parent[x] == x ? x : parent[x] = root(parent[x]);
   };
   std::vector<Meeting> meetings;
-  for (auto& [key, m] : meet) {
-    m.weight += options.prior_draws;
-    m.points += options.prior_draws / 2.0;
+  for (const auto& [key, pair] : meetings_) {
+    Meeting m;
+    m.i = key.first, m.j = key.second;
+    m.weight = pair.weight + options.prior_draws;
+    m.points = pair.points + options.prior_draws / 2.0;
     meetings.push_back(m);
     parent[root(m.i)] = root(m.j);
   }
@@ -236,11 +240,11 @@ RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOpt
                                             [](const auto& g) { return g.second.size() > 1; });
   RatingsTable table;
   char buf[300];
-  const int anchor = options.anchor ? id[options.anchor->first] : -1;
+  const int anchor = options.anchor ? id_.at(options.anchor->first) : -1;
   int group_number = 0;
   for (const auto& [group_root, members] : groups) {
     if (members.size() == 1) {
-      table.notes.push_back("player " + names[members[0]] +
+      table.notes.push_back("player " + names_[members[0]] +
                             " played no game against another player: not rated");
       continue;
     }
@@ -260,7 +264,7 @@ RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOpt
       r.array() -= r.mean();
     if (rated_groups > 1 || (anchor >= 0 && !anchored)) {
       std::vector<std::string> who;
-      for (int p : members) who.push_back(names[p]);
+      for (int p : members) who.push_back(names_[p]);
       table.notes.push_back("group " + std::to_string(group_number) + " (" + join(who) +
                             ") never met the other players: " +
                             (anchored ? "anchored" : "Elo relative to its own mean") +
@@ -269,18 +273,18 @@ RatingsTable fit_ratings(const std::vector<MatchRecord>& games, const RatingsOpt
     for (int k = 0; k < m; ++k) {
       const int p = members[k];
       Rating row;
-      row.player = names[p];
-      row.games = played[p];
-      row.score = weight[p] > 0 ? points[p] / weight[p] : 0.0;
+      row.player = names_[p];
+      row.games = played_[p];
+      row.score = weight_[p] > 0 ? points_[p] / weight_[p] : 0.0;
       row.elo = r[k];
       row.margin = kZ95 * std::sqrt(std::max(0.0, var[k]));
       row.group = group_number;
       table.rows.push_back(row);
-      if (points[p] == 0.0 || points[p] == weight[p]) {
+      if (points_[p] == 0.0 || points_[p] == weight_[p]) {
         std::snprintf(
             buf, sizeof buf,
             "player %s %s every game: its Elo rests on the prior (%g virtual draws per opponent)",
-            names[p].c_str(), points[p] == 0.0 ? "lost" : "won", options.prior_draws);
+            names_[p].c_str(), points_[p] == 0.0 ? "lost" : "won", options.prior_draws);
         table.notes.push_back(buf);
       }
     }

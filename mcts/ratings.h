@@ -10,6 +10,7 @@
 // fit's information matrix (relative to the anchor, or to the mean of all
 // when none is given). Players who never met (groups of players without a
 // game between them) are rated within their own group, and a note says so.
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -44,6 +45,34 @@ struct RatingsTable {
 
 // Reads "PLAYER=ELO" (the last '=' splits; throws Error).
 std::pair<std::string, double> parse_anchor(const std::string& text);
+
+// The pairwise outcomes of games, gathered one game at a time: its memory
+// grows with the players and the pairs of players who met, not with the
+// games, so that a long run's refit need not hold its records.
+class PairwiseResults {
+ public:
+  // Adds a game's players and result (its moves are not kept).
+  void add(const MatchRecord& game);
+  bool empty() const { return names_.empty(); }
+  bool has_player(const std::string& name) const { return id_.count(name) > 0; }
+  size_t players() const { return names_.size(); }
+  size_t pairs() const { return meetings_.size(); }  // pairs of players who met
+  // Fits the ratings of every player added (throws Error on an anchor that
+  // played no game or options out of range).
+  RatingsTable fit(const RatingsOptions& options) const;
+
+ private:
+  struct Pair {
+    double weight = 0.0;  // pairwise games, without the prior
+    double points = 0.0;  // the first player's points among them
+  };
+  int id_of(const std::string& name);
+  std::map<std::string, int> id_;
+  std::vector<std::string> names_;                 // by id, in first-seen order
+  std::vector<int> played_;                        // games per player
+  std::vector<double> points_, weight_;            // pairwise, per player, without the prior
+  std::map<std::pair<int, int>, Pair> meetings_;  // (i, j), i < j
+};
 
 // Fits the ratings of every player of the games (throws Error on an anchor
 // that played no game or options out of range).

@@ -235,3 +235,36 @@ TEST_CASE("ratings: intervals have the closed form of two players; long ladders 
           Approx(row(b, name(g)).elo - row(b, name(0)).elo).margin(1e-6));
   }
 }
+
+// Gathered one game at a time (a loop's refit, file by file), the results
+// keep one entry per pair of players who met, however many games they
+// played, and fit the same table as all the games at once.
+TEST_CASE("ratings: pairwise results gathered game by game hold pairs, not games", "[ratings]") {
+  const std::vector<MatchRecord> games =
+      synthetic({{"a", 0.0}, {"b", 100.0}, {"c", 250.0}, {"d", -80.0}}, 400, 11);
+  PairwiseResults results;
+  CHECK(results.empty());
+  CHECK_FALSE(results.has_player("a"));
+  for (const MatchRecord& g : games) results.add(g);
+  results.add(game({"a", "b", "c"}, {1, 0, -1}));  // three seats: three pairs, all already met
+  CHECK(games.size() == 6 * 400);
+  CHECK(results.players() == 4);
+  CHECK(results.pairs() == 6);
+  CHECK(results.has_player("d"));
+  CHECK_FALSE(results.has_player("e"));
+  std::vector<MatchRecord> all = games;
+  all.push_back(game({"a", "b", "c"}, {1, 0, -1}));
+  RatingsOptions anchored;
+  anchored.anchor = std::make_pair(std::string("a"), 0.0);
+  const RatingsTable once = fit_ratings(all, anchored), gathered = results.fit(anchored);
+  REQUIRE(once.rows.size() == gathered.rows.size());
+  for (size_t k = 0; k < once.rows.size(); ++k) {
+    CHECK(gathered.rows[k].player == once.rows[k].player);
+    CHECK(gathered.rows[k].games == once.rows[k].games);
+    CHECK(gathered.rows[k].elo == Approx(once.rows[k].elo).margin(1e-9));
+    CHECK(gathered.rows[k].margin == Approx(once.rows[k].margin).margin(1e-9));
+  }
+  CHECK(row(gathered, "a").games == 3 * 400 + 1);
+  anchored.anchor = std::make_pair(std::string("e"), 0.0);
+  CHECK_THROWS_WITH(results.fit(anchored), Catch::Contains("'e' played no game"));
+}

@@ -159,35 +159,26 @@ ArenaResult play_loop_match(const Game& game, const RunConfig& config, const std
 }
 
 RatingsTable refit_ratings(const RunConfig& config, const std::string& dir, std::ostream& log) {
-  std::vector<MatchRecord> games;
+  PairwiseResults results;
   const fs::path records = fs::path(dir) / "records";
   if (fs::exists(records)) {
     std::vector<std::string> files;
     for (const auto& entry : fs::directory_iterator(records))
       if (entry.path().extension() == ".jsonl") files.push_back(entry.path().string());
     std::sort(files.begin(), files.end());
-    // Only players and results: the fit needs no moves, and a long run's
-    // records, moves and all, would make each generation's refit as large as
-    // the run's history.
+    // One file at a time into pairwise results: a long run's records, held
+    // whole, would make each generation's refit as large as the run's history.
     for (const std::string& f : files)
-      for (MatchRecord& r : read_records(f)) {
-        MatchRecord kept;
-        kept.players = std::move(r.players);
-        kept.result = std::move(r.result);
-        games.push_back(std::move(kept));
-      }
+      for (const MatchRecord& r : read_records(f)) results.add(r);
   }
   RatingsOptions options;
   const std::string& anchor = config.loop.ratings_anchor;
-  const bool anchored = std::any_of(games.begin(), games.end(), [&](const MatchRecord& r) {
-    return std::find(r.players.begin(), r.players.end(), anchor) != r.players.end();
-  });
-  if (anchored)
+  if (results.has_player(anchor))
     options.anchor = std::make_pair(anchor, 0.0);
-  else if (!games.empty())
+  else if (!results.empty())
     log << "note: ratings: " << anchor
         << " (loop.ratings_anchor) has played no game; Elo relative to the mean\n";
-  const RatingsTable table = games.empty() ? RatingsTable{} : fit_ratings(games, options);
+  const RatingsTable table = results.empty() ? RatingsTable{} : results.fit(options);
   write_text_file((fs::path(dir) / "ratings.csv").string(), table.csv());
   return table;
 }
