@@ -68,5 +68,14 @@ for column, name in (("rss_kb", "RSS"), ("anon_kb", "anonymous RSS (heap, stacks
     s, mean, n = slope(column)
     print("soak: %s slope after the first %d%% of the run: %+.2f MB/hour (mean %.1f MB over %d samples)" %
           (name, warmup * 100, s, mean, n))
+# The anonymous part in ten slices of the run: a leak lifts the minimum (the
+# memory held between generations), not only the mean and the peaks.
+print("soak: anonymous RSS by tenth of the run (MB): minutes, generations, min, mean, max")
+for k in range(10):
+    part = [r for x, r in zip(t, rows) if k * end / 10 <= x < (k + 1) * end / 10 or (k == 9 and x == end)]
+    if part:
+        a = [mb(r, "anon_kb") for r in part]
+        print("soak:   %5.1f-%5.1f  %6s  %6.1f  %6.1f  %6.1f" % (k * end / 600, (k + 1) * end / 600,
+              part[-1]["generations"], min(a), sum(a) / len(a), max(a)))
 EOF
 echo "soak: samples in $OUT/rss.csv"
