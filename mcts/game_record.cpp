@@ -90,11 +90,12 @@ MatchRecord parse_json_line(const std::string& line) {
 
 std::vector<MatchRecord> read_records(const std::string& path) {
   std::vector<MatchRecord> out;
+  // No file is no games. Asked before opening: a file that another rank creates meanwhile
+  // is then read, not refused as unreadable.
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec) && !ec) return out;
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    check(!std::filesystem::exists(path), "cannot read games file '" + path + "'");
-    return out;
-  }
+  check(bool(in), "cannot read games file '" + path + "'");
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();

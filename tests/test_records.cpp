@@ -1,10 +1,13 @@
 // Openings files, game records (JSON lines), resuming matches, and PGN
 // checked by Debian's pgn-extract.
+#include <atomic>
 #include <catch.hpp>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "mcts/arena.h"
 #include "mcts/game_record.h"
@@ -157,6 +160,34 @@ TEST_CASE("records: a game record survives JSON exactly; bad lines are named", "
   write(file, line + "\nnot json\n");
   CHECK_THROWS_WITH(read_records(file.string()), Catch::Contains(":2: bad game record"));
   CHECK(read_records((dir / "none.jsonl").string()).empty());
+}
+
+TEST_CASE("records: a games file that appears while it is read is no games yet, never an error",
+          "[records]") {
+  // The ranks of a job read the games file while rank 0 creates it (regression: the file
+  // appearing between a failed open and the check for it was refused as unreadable).
+  const auto dir = testing::temp_dir("appearing");
+  int refused = 0, nonempty = 0;
+  for (int i = 0; i < 200; ++i) {
+    const std::string path = (dir / ("games-" + std::to_string(i) + ".jsonl")).string();
+    std::atomic<bool> created{false};
+    std::thread reader([&] {
+      for (bool last = false; !last;) {
+        last = created.load();
+        try {
+          if (!read_records(path).empty()) ++nonempty;
+        } catch (const Error&) {
+          ++refused;
+        }
+      }
+    });
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    std::ofstream{path};
+    created = true;
+    reader.join();
+  }
+  CHECK(refused == 0);
+  CHECK(nonempty == 0);
 }
 
 TEST_CASE("records: a match resumes from its games file and ends as if never stopped",
