@@ -94,6 +94,7 @@ std::vector<MatchRecord> read_records(const std::string& path) {
   // is then read, not refused as unreadable.
   std::error_code ec;
   if (!std::filesystem::exists(path, ec) && !ec) return out;
+  check(!std::filesystem::is_directory(path, ec), "games file '" + path + "' is a directory");
   std::ifstream in(path, std::ios::binary);
   check(bool(in), "cannot read games file '" + path + "'");
   std::stringstream buffer;
@@ -127,14 +128,18 @@ std::string utc_now() {
 AppendFile::AppendFile(const std::string& path) : path_(path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::exists(path, ec) && fs::file_size(path, ec) > 0) {
+  check(!fs::is_directory(path, ec), "cannot write '" + path + "': it is a directory");
+  if (fs::exists(path, ec)) {
     // Drops a last line cut short by a kill, so that new lines start clean.
     std::ifstream in(path, std::ios::binary);
     std::stringstream buffer;
     buffer << in.rdbuf();
     const std::string text = buffer.str();
-    if (text.back() != '\n')
-      fs::resize_file(path, text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+    if (!text.empty() && text.back() != '\n') {
+      const size_t end = text.rfind('\n');
+      fs::resize_file(path, end == std::string::npos ? 0 : end + 1, ec);
+      check(!ec, "cannot write '" + path + "': " + ec.message());
+    }
   }
   out_.open(path, std::ios::app | std::ios::binary);
   check(bool(out_), "cannot write '" + path + "'");

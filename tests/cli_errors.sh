@@ -33,6 +33,9 @@ printf 'not a checkpoint' > "$tmp/bad.pt"
 expect_error arena --variant nonesuch --a random --b random --games 2
 expect_error arena --variant chess --a mcts:sims=0 --b random --games 2
 expect_error arena --variant chess --a wizard --b random --games 2
+expect_error arena --variant chess --a random --b random --games 2 --record "$tmp"  # a directory
+expect_error arena --variant chess --a random --b random --games 2 --pgn "$tmp"
+expect_error ratings "$tmp"
 expect_error selfplay --variant nonesuch --games 1 --out "$tmp/sp"
 expect_error selfplay --config "$tmp/typo.toml" --games 1 --out "$tmp/sp"
 expect_error selfplay --config "$tmp/missing.toml" --games 1 --out "$tmp/sp"

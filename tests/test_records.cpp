@@ -160,6 +160,8 @@ TEST_CASE("records: a game record survives JSON exactly; bad lines are named", "
   write(file, line + "\nnot json\n");
   CHECK_THROWS_WITH(read_records(file.string()), Catch::Contains(":2: bad game record"));
   CHECK(read_records((dir / "none.jsonl").string()).empty());
+  CHECK_THROWS_WITH(read_records(dir.string()), Catch::Contains("is a directory"));
+  CHECK_THROWS_WITH(AppendFile(dir.string()), Catch::Contains("is a directory"));
 }
 
 TEST_CASE("records: a games file that appears while it is read is no games yet, never an error",
