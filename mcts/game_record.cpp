@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "util/error.h"
+#include "util/files.h"
 
 namespace vzero {
 
@@ -94,12 +94,7 @@ std::vector<MatchRecord> read_records(const std::string& path) {
   // is then read, not refused as unreadable.
   std::error_code ec;
   if (!std::filesystem::exists(path, ec) && !ec) return out;
-  check(!std::filesystem::is_directory(path, ec), "games file '" + path + "' is a directory");
-  std::ifstream in(path, std::ios::binary);
-  check(bool(in), "cannot read games file '" + path + "'");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  const std::string text = read_text_file(path);
   size_t start = 0;
   for (int number = 1; start < text.size(); ++number) {
     const size_t end = text.find('\n', start);
@@ -128,13 +123,9 @@ std::string utc_now() {
 AppendFile::AppendFile(const std::string& path) : path_(path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  check(!fs::is_directory(path, ec), "cannot write '" + path + "': it is a directory");
   if (fs::exists(path, ec)) {
     // Drops a last line cut short by a kill, so that new lines start clean.
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
+    const std::string text = read_text_file(path);
     if (!text.empty() && text.back() != '\n') {
       const size_t end = text.rfind('\n');
       fs::resize_file(path, end == std::string::npos ? 0 : end + 1, ec);

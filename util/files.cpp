@@ -34,7 +34,10 @@ void sync_and_rename(const std::string& tmp, const std::string& path) {
 }
 
 std::string read_text_file(const std::string& path) {
-  std::ifstream f(path);
+  std::error_code ec;  // a folder opens as a file on Linux, and reads as no text
+  if (std::filesystem::is_directory(path, ec))
+    throw Error("cannot read '" + path + "': it is a directory");
+  std::ifstream f(path, std::ios::binary);
   if (!f) throw Error("cannot read '" + path + "'");
   std::stringstream s;
   s << f.rdbuf();

@@ -6,7 +6,7 @@
 
 namespace vzero {
 
-// The whole text of a file; throws Error when it cannot be read.
+// The whole text of a file; throws Error when it cannot be read (a directory included).
 std::string read_text_file(const std::string& path);
 // Replaces path with text durably: written to path.tmp, then sync_and_rename; throws Error on failure.
 void write_text_file(const std::string& path, const std::string& text);
