@@ -4,7 +4,7 @@
 #include <atomic>
 #include <string>
 
-#include "mcts/config.h"
+#include "search/config.h"
 #include "training/run_config.h"
 
 namespace vzero::cli {

@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "util/error.h"
-#include "game/game.h"
+#include "game/builtin/games.h"
 
 namespace vzero::cli {
 namespace {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "game/builtin/games.h"
 #include "cli/commands.h"
 #include "util/error.h"
 #include "net/checkpoint.h"

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "game/builtin/games.h"
 #include "cli/commands.h"
 #include "frontend/analysis.h"
 #include "util/error.h"

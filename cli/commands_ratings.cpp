@@ -4,7 +4,7 @@
 
 #include "cli/commands.h"
 #include "util/error.h"
-#include "mcts/ratings.h"
+#include "match/ratings.h"
 
 namespace vzero::cli {
 

@@ -10,17 +10,18 @@
 #include <thread>
 #include <tuple>
 
+#include "game/builtin/games.h"
 #include "cli/commands.h"
 #include "cli/mpi_job.h"
 #include "util/error.h"
 #include "util/toml_reader.h"
-#include "mcts/arena.h"
-#include "mcts/game_record.h"
-#include "mcts/match_group.h"
-#include "mcts/match_stats.h"
-#include "mcts/openings.h"
-#include "mcts/evaluators.h"
-#include "mcts/search.h"
+#include "match/arena.h"
+#include "match/game_record.h"
+#include "match/match_group.h"
+#include "match/match_stats.h"
+#include "match/openings.h"
+#include "search/evaluators.h"
+#include "search/search.h"
 
 namespace vzero::cli {
 

@@ -4,9 +4,10 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "game/builtin/games.h"
 #include "cli/commands.h"
 #include "util/error.h"
-#include "mcts/evaluators.h"
+#include "search/evaluators.h"
 #include "net/server.h"
 #include "selfplay/selfplay.h"
 #include "training/roles.h"

@@ -4,6 +4,7 @@
 #include <memory>
 #include <sstream>
 
+#include "game/builtin/games.h"
 #include "cli/commands.h"
 #include "util/error.h"
 #include "training/distributed.h"

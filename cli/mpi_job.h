@@ -4,7 +4,7 @@
 #include <functional>
 #include <memory>
 
-#include "mcts/match_group.h"
+#include "match/match_group.h"
 
 namespace vzero::cli {
 

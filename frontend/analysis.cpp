@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "util/error.h"
-#include "mcts/evaluators.h"
+#include "search/evaluators.h"
 
 namespace vzero {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "mcts/players.h"
-#include "mcts/search.h"
+#include "match/players.h"
+#include "search/search.h"
 
 namespace vzero {
 

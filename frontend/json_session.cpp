@@ -4,6 +4,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "game/builtin/games.h"
 #include "util/error.h"
 
 namespace vzero {

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "game/builtin/games.h"
 #include "util/error.h"
 
 namespace vzero {

@@ -7,10 +7,11 @@
 // throw vzero::Error.
 #include <fstream>
 
+#include "game/builtin/games.h"
 #include "fuzz/fuzz_util.h"
-#include "mcts/game_record.h"
-#include "mcts/pgn.h"
-#include "mcts/ratings.h"
+#include "match/game_record.h"
+#include "match/pgn.h"
+#include "match/ratings.h"
 
 using namespace vzero;
 

@@ -1,7 +1,7 @@
 #pragma once
 // The model the checkpoint fuzz targets use: a made-up 2x2 board with 2
 // input channels and 3 actions, so that files stay small and loads fast.
-#include "net/model_config.h"
+#include "net/spec/model_config.h"
 
 namespace vzero::fuzz {
 

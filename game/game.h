@@ -33,13 +33,6 @@ class Game {
   }
 };
 
-// The game of a variant, its core chosen by the hook; it refers to v, which must outlive it.
-std::unique_ptr<Game> make_game(const Variant& v);
-
-// The games built into vzero, by variant id (throws Error when unknown).
-const Game& game_by_id(const std::string& id);
-std::vector<std::string> game_ids();
-
 // One position of a game and its history.
 class GameState {
  public:

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "util/error.h"
-#include "net/export_info.h"
-#include "net/onnx_writer.h"
+#include "net/spec/export_info.h"
+#include "net/spec/onnx_writer.h"
 
 namespace vzero {
 

@@ -7,8 +7,8 @@
 
 #include <functional>
 
-#include "net/model_config.h"
-#include "net/model_graph.h"
+#include "net/spec/model_config.h"
+#include "net/spec/model_graph.h"
 
 namespace vzero {
 

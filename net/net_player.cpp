@@ -5,7 +5,7 @@
 #include <mutex>
 
 #include "util/error.h"
-#include "mcts/players.h"
+#include "match/players.h"
 #include "net/server.h"
 
 namespace vzero {

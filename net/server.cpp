@@ -14,25 +14,12 @@
 #include <unordered_map>
 
 #include "game/symmetry.h"
-#include "util/toml_reader.h"
 #include "game/zobrist.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
-#include "net/value_seats.h"
+#include "net/spec/value_seats.h"
 
 namespace vzero {
-
-ServerConfig read_server_config(TomlReader& in, ServerConfig c) {
-  c.max_batch = in.get_range("max_batch", c.max_batch, 1, 65536);
-  c.max_wait_us = in.get_range("max_wait_us", c.max_wait_us, 0, 10000000);
-  c.workers = in.get_range("workers", c.workers, 1, 64);
-  c.threads_per_worker = in.get_range("threads_per_worker", c.threads_per_worker, 1, 256);
-  c.cache_entries = in.get_range("cache_entries", c.cache_entries, 0, 100000000);
-  c.device = in.get<std::string>("device", c.device);
-  c.random_symmetry = in.get<bool>("random_symmetry", c.random_symmetry);
-  in.finish();
-  return c;
-}
 
 namespace {
 

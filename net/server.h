@@ -9,25 +9,11 @@
 #include <memory>
 #include <string>
 
-#include "mcts/evaluator.h"
-#include "net/model_config.h"
+#include "search/evaluator.h"
+#include "net/spec/model_config.h"
+#include "net/spec/server_config.h"
 
 namespace vzero {
-
-class TomlReader;
-
-// The [inference] table: batching, threads and device.
-struct ServerConfig {
-  int max_batch = 128;        // positions per network call
-  int max_wait_us = 500;      // how long a worker waits for a batch to fill
-  int workers = 1;            // worker threads (each runs whole batches)
-  int threads_per_worker = 1; // intra-op threads of each worker (at::set_num_threads)
-  int cache_entries = 200000; // 0 turns the cache off
-  std::string device = "cpu"; // cpu or cuda:N
-  bool random_symmetry = false;  // show each position through one of the variant's declared board
-                                 // symmetries, drawn from the position's hash (so repeatable)
-};
-ServerConfig read_server_config(TomlReader& in, ServerConfig defaults = {});
 
 struct ServerStats {
   uint64_t requests = 0;    // positions asked for

@@ -20,7 +20,7 @@
 #include "util/files.h"
 #include "util/toml_reader.h"
 #include "game/zobrist.h"
-#include "mcts/search.h"
+#include "search/search.h"
 #include "selfplay/shard.h"
 #include "selfplay/tbb_handover.h"
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "mcts/config.h"
-#include "mcts/evaluator.h"
+#include "search/config.h"
+#include "search/evaluator.h"
 #include "selfplay/sample.h"
 
 namespace vzero {

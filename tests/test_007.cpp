@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "util/error.h"
-#include "game/game.h"
+#include "game/builtin/games.h"
 #include "tests/test_util.h"
 
 using vzero::testing::play;

@@ -2,8 +2,9 @@
 #include <catch.hpp>
 #include <cmath>
 
-#include "mcts/arena.h"
-#include "mcts/players.h"
+#include "game/builtin/games.h"
+#include "match/arena.h"
+#include "match/players.h"
 
 using namespace vzero;
 

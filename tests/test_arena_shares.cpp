@@ -7,9 +7,10 @@
 #include <set>
 #include <thread>
 
-#include "mcts/arena.h"
-#include "mcts/game_record.h"
-#include "mcts/match_group.h"
+#include "game/builtin/games.h"
+#include "match/arena.h"
+#include "match/game_record.h"
+#include "match/match_group.h"
 #include "test_util.h"
 
 using namespace vzero;

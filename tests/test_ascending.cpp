@@ -2,7 +2,7 @@
 #include <catch.hpp>
 
 #include "util/error.h"
-#include "game/game.h"
+#include "game/builtin/games.h"
 #include "tests/test_util.h"
 
 using vzero::testing::play;

@@ -8,9 +8,9 @@
 #include <random>
 #include <sstream>
 
-#include "game/attrition_state.h"
+#include "game/attrition/attrition_state.h"
 #include "util/error.h"
-#include "game/game.h"
+#include "game/builtin/games.h"
 
 namespace {
 

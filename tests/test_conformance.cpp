@@ -6,7 +6,7 @@
 #include <numeric>
 #include <random>
 
-#include "game/game.h"
+#include "game/builtin/games.h"
 
 namespace {
 

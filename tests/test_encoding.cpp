@@ -4,7 +4,7 @@
 #include <random>
 
 #include "game/encoding.h"
-#include "game/game.h"
+#include "game/builtin/games.h"
 #include "test_util.h"
 
 using namespace vzero;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "game/builtin/games.h"
 #include "util/error.h"
 #include "net/checkpoint.h"
 #include "net/export.h"

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "util/error.h"
-#include "game/game.h"
+#include "game/builtin/games.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frontend/json_session.h"
-#include "game/game.h"
+#include "game/builtin/games.h"
 
 using namespace vzero;
 using nlohmann::json;

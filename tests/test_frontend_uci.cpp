@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "game/builtin/games.h"
 #include "frontend/analysis.h"
 #include "frontend/uci.h"
 #include "frontend_test_util.h"

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "util/error.h"
-#include "game/game.h"
+#include "game/builtin/games.h"
 #include "game/variant.h"
 
 namespace {

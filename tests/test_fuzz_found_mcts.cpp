@@ -4,10 +4,11 @@
 #include <catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "game/builtin/games.h"
 #include "util/error.h"
-#include "mcts/config.h"
-#include "mcts/game_record.h"
-#include "mcts/players.h"
+#include "search/config.h"
+#include "match/game_record.h"
+#include "match/players.h"
 
 using namespace vzero;
 

@@ -1,6 +1,7 @@
 // Learning features of training: value targets (result, root, mix, phase),
 // win/draw/loss and moves-left targets and heads, the growing window, the
 // bootstrap's capped share, and random board symmetry at inference.
+#include "game/builtin/games.h"
 #include "net/model.h"
 #include "net/server.h"
 #include "training/targets.h"
@@ -16,7 +17,7 @@
 
 #include "game/symmetry.h"
 #include "game/zobrist.h"
-#include "mcts/evaluators.h"
+#include "search/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "test_util.h"
 

@@ -9,8 +9,9 @@
 #include <map>
 #include <sstream>
 
+#include "game/builtin/games.h"
 #include "util/error.h"
-#include "mcts/evaluators.h"
+#include "search/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/shard.h"
 #include "test_util.h"

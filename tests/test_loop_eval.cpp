@@ -7,10 +7,11 @@
 #include <map>
 #include <sstream>
 
+#include "game/builtin/games.h"
 #include "util/error.h"
 #include "util/files.h"
-#include "mcts/game_record.h"
-#include "mcts/match_stats.h"
+#include "match/game_record.h"
+#include "match/match_stats.h"
 #include "test_util.h"
 #include "training/arenas.h"
 #include "training/gate.h"

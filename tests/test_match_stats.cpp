@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "game/zobrist.h"
-#include "mcts/match_stats.h"
+#include "match/match_stats.h"
 
 using namespace vzero;
 

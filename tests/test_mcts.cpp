@@ -5,8 +5,9 @@
 
 #include <set>
 
-#include "mcts/evaluators.h"
-#include "mcts/search.h"
+#include "game/builtin/games.h"
+#include "search/evaluators.h"
+#include "search/search.h"
 #include "test_util.h"
 #include "turns_game.h"
 

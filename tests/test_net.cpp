@@ -7,8 +7,9 @@
 #include <map>
 #include <thread>
 
+#include "game/builtin/games.h"
 #include "util/error.h"
-#include "mcts/search.h"
+#include "search/search.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
 #include "net/server.h"

@@ -7,8 +7,8 @@
 #include <random>
 
 #include "util/error.h"
-#include "game/fairy_rules.h"
-#include "game/game.h"
+#include "game/fairy/fairy_rules.h"
+#include "game/builtin/games.h"
 #include "game/variant.h"
 #include "tests/test_util.h"
 

@@ -1,7 +1,7 @@
 // Perft against published counts (copied from the rules' reference table).
 #include <catch.hpp>
 
-#include "game/game.h"
+#include "game/builtin/games.h"
 
 namespace {
 

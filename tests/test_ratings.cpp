@@ -5,9 +5,10 @@
 #include <cmath>
 #include <map>
 
+#include "game/builtin/games.h"
 #include "game/zobrist.h"
-#include "mcts/arena.h"
-#include "mcts/ratings.h"
+#include "match/arena.h"
+#include "match/ratings.h"
 #include "test_util.h"
 
 using namespace vzero;

@@ -9,10 +9,11 @@
 #include <sstream>
 #include <thread>
 
-#include "mcts/arena.h"
-#include "mcts/game_record.h"
-#include "mcts/openings.h"
-#include "mcts/pgn.h"
+#include "game/builtin/games.h"
+#include "match/arena.h"
+#include "match/game_record.h"
+#include "match/openings.h"
+#include "match/pgn.h"
 #include "test_util.h"
 
 using namespace vzero;

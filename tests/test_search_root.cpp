@@ -8,7 +8,7 @@
 #include <numeric>
 #include <set>
 
-#include "mcts/search.h"
+#include "search/search.h"
 #include "turns_game.h"
 
 using namespace vzero;

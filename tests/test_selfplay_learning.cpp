@@ -5,7 +5,8 @@
 #include <filesystem>
 #include <set>
 
-#include "mcts/evaluators.h"
+#include "game/builtin/games.h"
+#include "search/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/shard.h"
 #include "test_util.h"

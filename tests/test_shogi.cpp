@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "util/error.h"
-#include "game/game.h"
+#include "game/builtin/games.h"
 #include "tests/test_util.h"
 
 using vzero::testing::has;

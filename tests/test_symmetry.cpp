@@ -8,7 +8,7 @@
 #include <set>
 
 #include "util/error.h"
-#include "game/game.h"
+#include "game/builtin/games.h"
 #include "game/symmetry.h"
 #include "game/variant.h"
 

@@ -2,6 +2,7 @@
 // a killed and resumed training ends where an uninterrupted one does, configs
 // reject bad keys, values come back at their seats through the server, fast
 // searches are masked out of the policy loss.
+#include "game/builtin/games.h"
 #include "net/checkpoint.h"
 #include "net/server.h"
 #include "training/loop.h"
@@ -20,7 +21,7 @@
 #include <thread>
 
 #include "util/error.h"
-#include "mcts/evaluators.h"
+#include "search/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "test_util.h"
 

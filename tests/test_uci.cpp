@@ -9,10 +9,11 @@
 #include <fstream>
 #include <set>
 
-#include "mcts/arena.h"
-#include "mcts/game_record.h"
-#include "mcts/uci_player.h"
-#include "mcts/uci_process.h"
+#include "game/builtin/games.h"
+#include "match/arena.h"
+#include "match/game_record.h"
+#include "match/uci_player.h"
+#include "match/uci_process.h"
 #include "test_util.h"
 
 using namespace vzero;

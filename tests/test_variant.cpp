@@ -2,7 +2,7 @@
 #include <catch.hpp>
 
 #include "util/error.h"
-#include "game/game.h"
+#include "game/builtin/games.h"
 #include "game/variant.h"
 
 TEST_CASE("variant files reject unknown keys and bad values", "[variant]") {

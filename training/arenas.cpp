@@ -11,7 +11,7 @@
 
 #include "util/error.h"
 #include "util/files.h"
-#include "mcts/game_record.h"
+#include "match/game_record.h"
 #include "net/server.h"
 #include "training/run_dir.h"
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "game/game.h"
-#include "mcts/arena.h"
-#include "mcts/match_group.h"
-#include "mcts/ratings.h"
+#include "match/arena.h"
+#include "match/match_group.h"
+#include "match/ratings.h"
 #include "training/run_config.h"
 
 namespace vzero {

@@ -14,8 +14,8 @@
 #include <string>
 
 #include "game/game.h"
-#include "mcts/arena.h"
-#include "mcts/match_group.h"
+#include "match/arena.h"
+#include "match/match_group.h"
 #include "training/run_config.h"
 
 namespace vzero {

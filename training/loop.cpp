@@ -11,9 +11,10 @@
 #include <ostream>
 #include <sstream>
 
+#include "game/builtin/games.h"
 #include "util/error.h"
-#include "mcts/arena.h"
-#include "mcts/evaluators.h"
+#include "match/arena.h"
+#include "search/evaluators.h"
 #include "net/server.h"
 #include "selfplay/selfplay.h"
 #include "training/arenas.h"

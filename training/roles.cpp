@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "game/builtin/games.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "net/server.h"

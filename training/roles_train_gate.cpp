@@ -8,9 +8,10 @@
 #include <sstream>
 #include <thread>
 
+#include "game/builtin/games.h"
 #include "util/error.h"
 #include "util/files.h"
-#include "mcts/match_group.h"
+#include "match/match_group.h"
 #include "net/server.h"
 #include "selfplay/shard.h"
 #include "training/arenas.h"

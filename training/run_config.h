@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "mcts/config.h"
-#include "net/model_config.h"
-#include "net/server.h"
+#include "search/config.h"
+#include "net/spec/model_config.h"
+#include "net/spec/server_config.h"
 #include "selfplay/selfplay.h"
 
 namespace vzero {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "net/value_seats.h"
+#include "net/spec/value_seats.h"
 
 namespace vzero {
 

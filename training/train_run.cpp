@@ -7,6 +7,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "game/builtin/games.h"
 #include "util/error.h"
 #include "selfplay/shard.h"
 #include "training/distributed.h"

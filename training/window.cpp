@@ -8,7 +8,7 @@
 
 #include "util/error.h"
 #include "game/zobrist.h"
-#include "net/model_config.h"
+#include "net/spec/model_config.h"
 #include "selfplay/shard.h"
 
 namespace vzero {

@@ -1,0 +1,137 @@
+#include "game/chess/chess_game.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "util/error.h"
+
+namespace vzero {
+
+std::unique_ptr<GameState> ChessGame::new_state(const std::string& fen) const {
+  return std::make_unique<ChessState>(*this, fen);
+}
+
+ChessState::ChessState(const ChessGame& game, const std::string& fen)
+    : game_(game), pos_(game.variant()), max_plies_(game.variant().max_plies) {
+  if (!fen.empty()) pos_.set_fen(fen);
+}
+
+const ChessState::Legal& ChessState::legal() const {
+  if (legal_valid_) return legal_;
+  legal_valid_ = true;
+  legal_.actions.clear();
+  legal_.moves.clear();
+  MoveList list;
+  pos_.legal_moves(list);
+  legal_.result = outcome(list.size, &legal_.reason);
+  if (legal_.result >= 0) return legal_;
+  // Sort (action, move) pairs packed in 64 bits.
+  uint64_t packed[kMaxMoves];
+  for (int i = 0; i < list.size; ++i) {
+    const int a = game_.actions().index(list.moves[i]);
+    if (a < 0) throw Error("internal: move " + pos_.move_text(list.moves[i]) + " has no action in " + game_.id());
+    packed[i] = uint64_t(a) << 32 | list.moves[i].raw();
+  }
+  std::sort(packed, packed + list.size);
+  legal_.actions.resize(list.size);
+  legal_.moves.resize(list.size);
+  for (int i = 0; i < list.size; ++i) {
+    legal_.actions[i] = int(packed[i] >> 32);
+    legal_.moves[i] = Move::from_raw(uint32_t(packed[i]));
+  }
+  return legal_;
+}
+
+const std::vector<int>& ChessState::legal_actions() const { return legal().actions; }
+
+int ChessState::current_player() const {
+  return is_terminal() ? -1 : int(pos_.chooser());
+}
+
+void ChessState::apply(int action) {
+  const Legal& l = legal();
+  const auto it = std::lower_bound(l.actions.begin(), l.actions.end(), action);
+  if (it == l.actions.end() || *it != action)
+    throw Error("illegal action " + std::to_string(action) + " in " + pos_.fen());
+  pos_.do_move(l.moves[it - l.actions.begin()]);
+  legal_valid_ = false;
+}
+
+void ChessState::undo() {
+  check(pos_.plies_played() > 0, "undo: no action to take back");
+  pos_.undo_move();
+  legal_valid_ = false;
+}
+
+bool ChessState::insufficient_material() const {
+  if (!game_.variant().insufficient_material) return false;
+  const Variant& v = game_.variant();
+  int minors = 0;
+  for (size_t t = 0; t < v.pieces.size(); ++t) {
+    if (v.pieces[t].royal) continue;
+    const int n = pos_.count(kWhite, int(t)) + pos_.count(kBlack, int(t));
+    if (n == 0) continue;
+    if (v.pieces[t].letter != 'n' && v.pieces[t].letter != 'b') return false;
+    minors += n;
+  }
+  return minors <= 1;
+}
+
+int ChessState::outcome(int legal_moves, std::string* reason) const {
+  const auto set = [&](const char* r, int result) {
+    if (reason) *reason = r;
+    return result;
+  };
+  const Color mover = pos_.side_to_move();
+  if (pos_.hook() == Hook::kAscending && !pos_.has_royal(mover) && !pos_.succession_pending())
+    return set("king-captured", int(opponent(mover)));  // AT-5
+  if (legal_moves == 0) {
+    // The owner of the mated colour loses (OO-5: in 007 too, seat = colour).
+    if (pos_.in_check() && game_.variant().check_rule) return set("checkmate", int(opponent(mover)));
+    return set("stalemate", 2);
+  }
+  if (pos_.rule50() >= 100) return set("fifty-move", 2);
+  if (pos_.repetitions() >= 2) return set("repetition", 2);
+  if (insufficient_material()) return set("insufficient-material", 2);
+  if (max_plies_ > 0 && pos_.plies_played() >= max_plies_) return set("cap", 2);
+  return set("", -1);
+}
+
+bool ChessState::is_terminal() const { return legal().result >= 0; }
+
+std::vector<double> ChessState::returns() const {
+  std::vector<double> r(2, 0.0);
+  const int o = legal().result;
+  if (o == 0 || o == 1) {
+    r[o] = 1.0;
+    r[1 - o] = -1.0;
+  }
+  return r;
+}
+
+std::string ChessState::end_reason() const { return legal().reason; }
+
+std::string ChessState::action_to_text(int action) const { return game_.action_text(action); }
+
+int ChessState::text_to_action(const std::string& text) const {
+  if (!is_action_syntax(text)) throw Error("malformed action '" + text + "'");
+  const Legal& l = legal();
+  for (size_t i = 0; i < l.moves.size(); ++i)
+    if (pos_.move_text(l.moves[i]) == text) return l.actions[i];
+  throw Error("illegal action '" + text + "' in position " + pos_.fen());
+}
+
+std::string ChessState::to_text() const {
+  std::string out = pos_.board_text();
+  const char* names[2] = {"White", "Black"};
+  out += std::string(names[pos_.side_to_move()]) + " to move";
+  if (pos_.has_turn_phases())
+    out += std::string(", chosen by ") + names[pos_.chooser()] + " (move " +
+           std::to_string(pos_.phase() + 1) + " of 3)";
+  if (pos_.succession_pending()) out += ": name a successor (K@square)";
+  if (pos_.in_check()) out += " (check)";
+  out += "\nFEN: " + pos_.fen() + "\n";
+  return out;
+}
+
+}  // namespace vzero

@@ -1,0 +1,81 @@
+#pragma once
+// Game and state of the chess-like variants (a Position plus game rules:
+// the end of the game, draws and the length cap).
+#include <memory>
+#include <vector>
+
+#include "game/actions.h"
+#include "game/game.h"
+#include "game/chess/position.h"
+
+namespace vzero {
+
+// The encoding of a chess-like variant (encoding.cpp).
+EncodingSpec chess_encoding(const Variant& v);
+
+class ChessGame : public Game {
+ public:
+  explicit ChessGame(const Variant& v) : variant_(v), actions_(v), encoding_(chess_encoding(v)) {
+    for (size_t t = 0; t < v.pieces.size(); ++t) values_.push_back(piece_value(v, int(t)));
+  }
+  const Variant& variant() const override { return variant_; }
+  int num_players() const override { return 2; }
+  int num_actions() const override { return actions_.size(); }
+  const std::string& action_text(int action) const override { return actions_.text(action); }
+  std::unique_ptr<GameState> new_state(const std::string& fen) const override;
+  const ActionMap& actions() const { return actions_; }
+  const EncodingSpec& encoding() const override { return encoding_; }
+  double value_of(int type) const { return values_[size_t(type)]; }  // piece_value, kept
+
+ private:
+  const Variant& variant_;
+  ActionMap actions_;
+  EncodingSpec encoding_;
+  std::vector<double> values_;
+};
+
+class ChessState : public GameState {
+ public:
+  ChessState(const ChessGame& game, const std::string& fen);
+  const Game& game() const override { return game_; }
+  int current_player() const override;
+  const std::vector<int>& legal_actions() const override;
+  void apply(int action) override;
+  void undo() override;
+  bool is_terminal() const override;
+  std::vector<double> returns() const override;
+  std::string end_reason() const override;
+  uint64_t hash() const override { return pos_.key(); }
+  std::string fen() const override { return pos_.fen(); }
+  std::string action_to_text(int action) const override;
+  int text_to_action(const std::string& text) const override;
+  std::unique_ptr<GameState> clone() const override { return std::make_unique<ChessState>(*this); }
+  int plies() const override { return pos_.plies_played(); }
+  uint64_t perft(int depth) override { return pos_.perft(depth); }
+  std::string to_text() const override;
+  void set_max_plies(int plies) override { max_plies_ = plies; }
+  std::vector<double> heuristic_values() const override;  // by material (heuristics.cpp)
+  void encode(uint8_t* planes, float* scalars) const override;  // encoding.cpp
+  const Position& position() const { return pos_; }
+
+ private:
+  struct Legal {
+    std::vector<int> actions;  // sorted
+    std::vector<Move> moves;   // moves[i] has action actions[i]
+    int result = -1;           // winner 0/1, 2 for a draw, -1 while playing
+    std::string reason;
+  };
+  const Legal& legal() const;
+  // The winner (0/1), 2 for a draw, -1 while the game goes on, given the
+  // number of legal moves; sets reason.
+  int outcome(int legal_moves, std::string* reason) const;
+  bool insufficient_material() const;
+
+  const ChessGame& game_;
+  Position pos_;
+  int max_plies_;
+  mutable Legal legal_;
+  mutable bool legal_valid_ = false;
+};
+
+}  // namespace vzero

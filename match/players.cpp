@@ -1,0 +1,108 @@
+// Player kinds and their spec strings.
+#include "match/players.h"
+
+#include <map>
+#include <mutex>
+
+#include "util/error.h"
+#include "game/zobrist.h"
+#include "search/evaluators.h"
+#include "match/uci_player.h"
+
+namespace vzero {
+
+int RandomPlayer::choose(const GameState& state) {
+  const std::vector<int>& legal = state.legal_actions();
+  check(!legal.empty(), "random player: no legal action");
+  return legal[(splitmix64(rng_) >> 11) % legal.size()];
+}
+
+int SearchPlayer::choose(const GameState& state) {
+  check(state.hash() == search_.root_state().hash(), "search player: out of step with the game");
+  last_ = search_.run();
+  return search_.choose_action(last_);
+}
+
+std::string SpecOptions::take(const std::string& key, const std::string& fallback) {
+  for (auto it = items.begin(); it != items.end(); ++it)
+    if (it->first == key) {
+      std::string v = it->second;
+      items.erase(it);
+      return v;
+    }
+  return fallback;
+}
+
+SpecOptions parse_spec_options(const std::string& text) {
+  SpecOptions o;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(start, end - start);
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw Error("player option '" + item + "' is not key=value");
+    o.items.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    start = end + 1;
+  }
+  return o;
+}
+
+void apply_search_options(SpecOptions& options, SearchConfig& config) {
+  for (const auto& [key, value] : options.items)
+    set_search_option(config, key == "sims" ? "simulations" : key, value);
+  options.items.clear();
+}
+
+namespace {
+
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::map<std::string, PlayerMaker>& registry() {
+  static std::map<std::string, PlayerMaker> kinds;
+  return kinds;
+}
+
+std::unique_ptr<Player> make_search_player(SpecOptions& options, const PlayerContext& ctx) {
+  const std::string evaluator = options.take("evaluator", "rollout");
+  SearchConfig config = ctx.search;
+  apply_search_options(options, config);
+  return std::make_unique<SearchPlayer>(make_basic_evaluator(evaluator, ctx.seed ^ 0x5eed), config, ctx.seed);
+}
+
+}  // namespace
+
+void register_player_kind(const std::string& kind, PlayerMaker maker) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  registry()[kind] = std::move(maker);
+}
+
+std::unique_ptr<Player> make_player(const std::string& spec, const PlayerContext& ctx) {
+  const size_t colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon);
+  SpecOptions options = parse_spec_options(colon == std::string::npos ? "" : spec.substr(colon + 1));
+  if (kind == "random") {
+    if (!options.items.empty()) throw Error("player 'random' takes no options");
+    return std::make_unique<RandomPlayer>(ctx.seed);
+  }
+  PlayerMaker maker;
+  if (kind == "mcts") {
+    maker = make_search_player;
+  } else if (kind == "uci") {
+    maker = make_uci_player;
+  } else {
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    auto it = registry().find(kind);
+    if (it == registry().end())
+      throw Error("unknown player '" + spec + "' (expected random, mcts:..., uci:... or a registered kind)");
+    maker = it->second;
+  }
+  std::unique_ptr<Player> p = maker(options, ctx);
+  if (!options.items.empty()) throw Error("player '" + spec + "': unknown option '" + options.items[0].first + "'");
+  return p;
+}
+
+}  // namespace vzero

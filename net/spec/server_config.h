@@ -1,0 +1,23 @@
+#pragma once
+// The [inference] options of the batching inference server (net/server.h),
+// without LibTorch, so run configs can be read without it.
+#include <string>
+
+namespace vzero {
+
+class TomlReader;
+
+// The [inference] table: batching, threads and device.
+struct ServerConfig {
+  int max_batch = 128;        // positions per network call
+  int max_wait_us = 500;      // how long a worker waits for a batch to fill
+  int workers = 1;            // worker threads (each runs whole batches)
+  int threads_per_worker = 1; // intra-op threads of each worker (at::set_num_threads)
+  int cache_entries = 200000; // 0 turns the cache off
+  std::string device = "cpu"; // cpu or cuda:N
+  bool random_symmetry = false;  // show each position through one of the variant's declared board
+                                 // symmetries, drawn from the position's hash (so repeatable)
+};
+ServerConfig read_server_config(TomlReader& in, ServerConfig defaults = {});
+
+}  // namespace vzero

@@ -1,0 +1,333 @@
+// PUCT search with vector values, virtual-loss batching and exact results.
+#include "search/search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/error.h"
+
+namespace vzero {
+
+namespace {
+
+template <class V>
+Values to_values(const V& v, int players) {
+  check(int(v.size()) == players, "evaluator returned " + std::to_string(v.size()) +
+                                      " values for " + std::to_string(players) + " seats");
+  Values out{};
+  for (int s = 0; s < players; ++s) out[s] = float(v[s]);
+  return out;
+}
+
+}  // namespace
+
+Search::Search(Evaluator& evaluator, const SearchConfig& config, uint64_t seed)
+    : evaluator_(evaluator), config_(config), rng_(seed) {
+  validate(config_);
+}
+
+Search::~Search() = default;
+
+void Search::set_root(const GameState& state) {
+  check(state.num_players() <= kMaxSeats, "search supports at most 4 players");
+  state_ = state.clone();
+  players_ = state.num_players();
+  root_ = std::make_unique<Node>();
+  root_noise_.clear();
+  if (state_->is_terminal())
+    mark_terminal(*root_, *state_);
+  else
+    root_->player = int8_t(state_->current_player());
+}
+
+void Search::advance(int action) {
+  check(state_ != nullptr, "search: advance before set_root");
+  std::unique_ptr<Node> next;
+  if (config_.reuse_tree)
+    for (Edge& e : root_->edges)
+      if (e.action == action) next = std::move(e.child);
+  state_->apply(action);
+  root_ = next ? std::move(next) : std::make_unique<Node>();
+  root_noise_.clear();
+  if (state_->is_terminal()) {
+    if (!root_->proven) mark_terminal(*root_, *state_);
+  } else {
+    root_->player = int8_t(state_->current_player());
+  }
+}
+
+float Search::c_puct(int visits) const {
+  return float(config_.cpuct +
+               config_.cpuct_growth * std::log((visits + config_.cpuct_base + 1.0) / config_.cpuct_base));
+}
+
+void Search::mark_terminal(Node& node, const GameState& state) {
+  node.player = -1;
+  node.proven = true;
+  node.exact = to_values(state.returns(), players_);
+}
+
+float Search::moves_left_utility(const Node& node, const Node& child, float parent_q) const {
+  const double threshold = config_.moves_left_threshold;
+  const double scale =
+      threshold >= 1.0 ? 0.0 : std::clamp((std::fabs(parent_q) - threshold) / (1.0 - threshold), 0.0, 1.0);
+  if (scale <= 0.0) return 0.0f;
+  // The child's estimate is one ply nearer the end than its parent's.
+  const double longer = child.moves_left() + 1.0 - node.moves_left();
+  const double u = std::clamp(config_.moves_left_slope * longer, -config_.moves_left_cap, config_.moves_left_cap);
+  return float(parent_q > 0 ? -u * scale : u * scale);
+}
+
+int Search::select_edge(const Node& node, bool at_root) const {
+  const int p = node.player;
+  const int parent_n = node.visits + node.in_flight;
+  const float explore = c_puct(parent_n) * std::sqrt(float(std::max(parent_n, 1)));
+  float visited_prior = 0.0f;
+  for (const Edge& e : node.edges)
+    if (e.child && e.child->visits + e.child->in_flight > 0) visited_prior += e.prior;
+  const float reduction = float(at_root ? config_.fpu_reduction_root : config_.fpu_reduction);
+  const float parent_q = node.mean(p);
+  const float fpu = parent_q - reduction * std::sqrt(visited_prior);
+  const bool noisy = at_root && !root_noise_.empty();
+  const bool forcing = noisy && config_.forced_playouts > 0.0;
+  const bool moves_left = moves_left_known_ && config_.moves_left_slope > 0.0 && node.visits > 0;
+  const float eps = float(config_.noise_fraction), vl = float(config_.virtual_loss);
+
+  int best = 0;
+  float best_score = -1e30f;
+  for (size_t i = 0; i < node.edges.size(); ++i) {
+    const Edge& e = node.edges[i];
+    const float prior = noisy ? (1.0f - eps) * e.prior + eps * root_noise_[i] : e.prior;
+    const Node* c = e.child.get();
+    const int n = c ? c->visits + c->in_flight : 0;
+    // KataGo's forced playouts: a noised root child below sqrt(k P N) visits goes first.
+    if (forcing && !(c && c->proven) && float(n) < std::sqrt(float(config_.forced_playouts) * prior * float(parent_n)))
+      return int(i);
+    float q = fpu;
+    if (c && c->proven)
+      q = c->exact[p];
+    else if (n > 0)
+      q = (c->value_sum[p] - vl * float(c->in_flight)) / float(n);
+    if (moves_left && c && c->visits > 0) q += moves_left_utility(node, *c, parent_q);
+    const float score = q + explore * prior / float(1 + n);
+    if (score > best_score) {
+      best_score = score;
+      best = int(i);
+    }
+  }
+  return best;
+}
+
+std::vector<Node*> Search::select(int forced_edge) {
+  std::vector<Node*> path{root_.get()};
+  Node* node = root_.get();
+  while (node->expanded && !node->proven) {
+    const bool at_root = node == root_.get();
+    Edge& e = node->edges[at_root && forced_edge >= 0 ? forced_edge : select_edge(*node, at_root)];
+    state_->apply(e.action);
+    if (!e.child) {
+      e.child = std::make_unique<Node>();
+      if (state_->is_terminal())
+        mark_terminal(*e.child, *state_);
+      else
+        e.child->player = int8_t(state_->current_player());
+    }
+    node = e.child.get();
+    path.push_back(node);
+  }
+  for (Node* n : path) ++n->in_flight;
+  return path;
+}
+
+void Search::undo_to_root(size_t depth) {
+  for (size_t i = 0; i < depth; ++i) state_->undo();
+}
+
+void Search::expand(Node& node, const GameState& state, const Evaluation& e) {
+  const std::vector<int>& legal = state.legal_actions();
+  check(e.priors.size() == legal.size(), "evaluator returned " + std::to_string(e.priors.size()) +
+                                             " priors for " + std::to_string(legal.size()) + " actions");
+  node.edges.resize(legal.size());
+  for (size_t i = 0; i < legal.size(); ++i) {
+    node.edges[i].action = legal[i];
+    node.edges[i].prior = e.priors[i];
+  }
+  node.player = int8_t(state.current_player());
+  node.raw_value = e.values.empty() ? 0.0f : e.values[size_t(node.player)];
+  node.expanded = true;
+}
+
+void Search::remove_virtual_loss(const std::vector<Node*>& path) {
+  for (Node* n : path) --n->in_flight;
+}
+
+void Search::backup(const std::vector<Node*>& path, const Values& v, float moves_left) {
+  for (size_t i = 0; i < path.size(); ++i) {
+    Node* n = path[i];
+    ++n->visits;
+    for (int s = 0; s < players_; ++s) n->value_sum[s] += v[s];
+    n->moves_left_sum += moves_left + float(path.size() - 1 - i);
+  }
+  // A node whose player has a proven win below, or whose children are all
+  // proven, takes the exact value of its best child.
+  for (size_t i = path.size() - 1; i-- > 0;) {
+    Node& n = *path[i];
+    if (n.proven || !n.expanded) break;
+    const int p = n.player;
+    const Node* best = nullptr;
+    bool all = true, win = false;
+    for (const Edge& e : n.edges) {
+      const Node* c = e.child.get();
+      if (!c || !c->proven) {
+        all = false;
+        continue;
+      }
+      if (!best || c->exact[p] > best->exact[p]) best = c;
+      if (is_win(c->exact, p)) {
+        win = true;
+        break;
+      }
+    }
+    if (!win && !all) break;
+    n.proven = true;
+    n.exact = best->exact;
+  }
+}
+
+void Search::apply_root_noise() {
+  const size_t n = root_->edges.size();
+  root_noise_.assign(n, 0.0f);
+  if (n < 2) return;
+  std::gamma_distribution<double> gamma(config_.dirichlet_alpha / double(n), 1.0);
+  double sum = 0.0;
+  std::vector<double> g(n);
+  for (double& x : g) sum += (x = gamma(rng_));
+  for (size_t i = 0; i < n; ++i) root_noise_[i] = sum > 0 ? float(g[i] / sum) : 1.0f / float(n);
+}
+
+namespace {
+
+// The moves-left estimate of an evaluation (0 when it has none).
+float moves_left_of(const Evaluation& e) { return std::max(0.0f, e.moves_left); }
+
+}  // namespace
+
+void Search::playouts(int count, const std::vector<int>& forced, SearchResult& r) {
+  std::vector<const GameState*> batch;
+  std::vector<Evaluation> evals;
+  std::vector<Leaf> leaves;
+  const int per_call = config_.batch;
+  int done = 0;
+  const auto forced_edge = [&](int i) { return forced.empty() ? -1 : forced[size_t(i) % forced.size()]; };
+  while (done < count && !root_->proven) {
+    leaves.clear();
+    while (done + int(leaves.size()) < count && int(leaves.size()) < per_call && !root_->proven) {
+      std::vector<Node*> path = select(forced_edge(done + int(leaves.size())));
+      Node* leaf = path.back();
+      if (leaf->proven) {  // a terminal or solved position: its exact value, no evaluation
+        undo_to_root(path.size() - 1);
+        remove_virtual_loss(path);
+        backup(path, leaf->exact, leaf->moves_left());
+        ++done;
+        continue;
+      }
+      if (leaf->pending) {  // already in this batch: evaluate what we have
+        undo_to_root(path.size() - 1);
+        remove_virtual_loss(path);
+        break;
+      }
+      if (per_call == 1) {  // no batch: evaluate in place
+        batch.assign(1, state_.get());
+        evaluator_.evaluate(batch, evals);
+        expand(*leaf, *state_, evals[0]);
+        undo_to_root(path.size() - 1);
+        remove_virtual_loss(path);
+        backup(path, to_values(evals[0].values, players_), moves_left_of(evals[0]));
+        ++done;
+        ++r.evaluations;
+        continue;
+      }
+      leaf->pending = true;
+      leaves.push_back({std::move(path), state_->clone()});
+      undo_to_root(leaves.back().path.size() - 1);
+    }
+    if (leaves.empty()) continue;
+    batch.clear();
+    for (const Leaf& l : leaves) batch.push_back(l.state.get());
+    evaluator_.evaluate(batch, evals);
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      Node* leaf = leaves[i].path.back();
+      leaf->pending = false;
+      expand(*leaf, *leaves[i].state, evals[i]);
+      remove_virtual_loss(leaves[i].path);
+      backup(leaves[i].path, to_values(evals[i].values, players_), moves_left_of(evals[i]));
+    }
+    done += int(leaves.size());
+    r.evaluations += int(leaves.size());
+  }
+  r.simulations += done;
+}
+
+SearchResult Search::run(int simulations) {
+  check(state_ != nullptr, "search: run before set_root");
+  check(!state_->is_terminal(), "search: the game is over");
+  if (simulations <= 0) simulations = config_.simulations;
+  SearchResult r;
+
+  if (!root_->expanded && !root_->proven) {
+    std::vector<const GameState*> batch{state_.get()};
+    std::vector<Evaluation> evals;
+    evaluator_.evaluate(batch, evals);
+    moves_left_known_ = moves_left_known_ || evals[0].moves_left >= 0.0f;
+    expand(*root_, *state_, evals[0]);
+    backup({root_.get()}, to_values(evals[0].values, players_), moves_left_of(evals[0]));
+    ++r.simulations;
+    ++r.evaluations;
+  }
+  const bool gumbel = config_.root_selection == "gumbel" && root_->edges.size() > 1;
+  if (config_.root_noise && !gumbel)
+    apply_root_noise();
+  else
+    root_noise_.clear();
+
+  int gumbel_best = -1;
+  if (gumbel && !root_->proven)
+    gumbel_best = run_gumbel(simulations - r.simulations, r);
+  else
+    playouts(simulations - r.simulations, {}, r);
+  report(r, gumbel_best);
+  return r;
+}
+
+int Search::choose_action(const SearchResult& r) {
+  check(!r.actions.empty(), "search: no action to choose");
+  if (r.proven || config_.root_selection == "gumbel") return r.best_action;
+  const double t = temperature_at(state_->plies());
+  if (t < 0.01) return r.best_action;
+  // Sample by visits^(1/t), leaving out proven losses unless nothing else is left.
+  const double most = double(*std::max_element(r.visits.begin(), r.visits.end()));
+  std::vector<double> weight(r.actions.size(), 0.0);
+  double sum = 0.0;
+  for (size_t i = 0; i < r.actions.size(); ++i) {
+    const Node* c = root_->edges[i].child.get();
+    if (r.visits[i] == 0 || (c && c->proven && is_loss(c->exact, r.player))) continue;
+    sum += weight[i] = std::pow(double(r.visits[i]) / most, 1.0 / t);
+  }
+  if (sum <= 0.0) return r.best_action;
+  std::uniform_real_distribution<double> u(0.0, sum);
+  double x = u(rng_);
+  for (size_t i = 0; i < weight.size(); ++i) {
+    if (weight[i] <= 0.0) continue;
+    if ((x -= weight[i]) <= 0.0) return r.actions[i];
+  }
+  return r.best_action;
+}
+
+double Search::temperature_at(int ply) const {
+  if (config_.temperature_halflife > 0.0)
+    return config_.final_temperature + (config_.temperature - config_.final_temperature) *
+                                           std::exp2(-double(ply) / config_.temperature_halflife);
+  return ply < config_.temperature_plies ? config_.temperature : config_.final_temperature;
+}
+
+}  // namespace vzero
