@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "game/symmetry.h"
+#include "util/error.h"
 #include "game/zobrist.h"
 #include "net/checkpoint.h"
 #include "net/model.h"

@@ -12,6 +12,7 @@ pkgs=(
   libprotobuf-dev libonnx-dev python3-onnx
   libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev  # libFuzzer and the sanitizers: scripts/fuzz.sh, scripts/tsan.sh
+  clang-format  # scripts/check-format.sh
 )
 # Node.js and npm run the ONNX check (tests/onnx-js). A Node.js that already
 # brings npm (e.g. from nodesource, which conflicts with Debian's npm) is kept.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the dependencies (and tests/onnx-js's npm packages), builds, runs
+# Installs the dependencies (and tests/onnx-js's npm packages), checks the
+# formatting, builds, checks the include direction, runs
 # the whole test suite (game core, search, shards, networks and exports,
 # self-play, training and the smoke loop), then
 # builds the LibTorch-free tests under AddressSanitizer + UBSan and runs them.
@@ -8,7 +9,10 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 # onnxruntime-node for the ONNX check, from the lock file, without the CUDA binaries.
 (cd tests/onnx-js && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund)
+# The code's shape: every C++ file formatted, every include pointing down the library graph.
+bash scripts/check-format.sh
 bash scripts/build.sh
+/usr/bin/python3 scripts/check-includes.py build
 ctest --test-dir build --output-on-failure
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVZERO_SANITIZE=ON
 cmake --build build-asan -j "$(nproc)" --target game_tests mcts_tests shard_tests frontend_tests
