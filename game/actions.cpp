@@ -1,3 +1,5 @@
+// The action spaces: the empty-board reach of a variant's pieces and the
+// chess-like ActionMap (actions.h).
 #include "game/actions.h"
 
 #include <algorithm>
@@ -7,28 +9,40 @@
 
 namespace vzero {
 
-ActionMap::ActionMap(const Variant& v) : squares_(v.squares()) {
-  const Geometry& g = Geometry::of(v);
-  const int n = squares_;
-  std::vector<Bitboard> reach(n, 0), promo_reach(n, 0);
-  const int pawn = v.pawn_type();
+EmptyBoardReach empty_board_reach(const Variant& v, const Geometry& g, int pawn,
+                                  std::initializer_list<int> double_step_ranks, bool pawns_wait,
+                                  const std::function<void(int type, Color c, int s, Bitboard targets)>& each) {
+  const int n = g.squares;
+  EmptyBoardReach out{std::vector<Bitboard>(n, 0), std::vector<Bitboard>(n, 0)};
   for (size_t t = 0; t < v.pieces.size(); ++t)
     for (int c = 0; c < 2; ++c)
       for (int s = 0; s < n; ++s) {
         Bitboard r = g.quiet_leaps[c][t][s] | g.capture_leaps[c][t][s] |
                      g.slide(g.quiet_slides[c][t] | g.capture_slides[c][t] | g.hop_slides[c][t], s, 0);
+        if (each) each(int(t), Color(c), s, r);
         if (int(t) == pawn) {
-          const int two = s + 2 * g.push[c];
-          if (v.double_step_rank && g.relative_rank(Color(c), s) == v.double_step_rank &&
-              two >= 0 && two < n)
-            r |= square_bb(two);
+          for (int rank : double_step_ranks) {
+            const int two = s + 2 * g.push[c];
+            if (rank && g.relative_rank(Color(c), s) == rank && two >= 0 && two < n) r |= square_bb(two);
+          }
           Bitboard zone = 0;
           for (int rank = v.promotion_first_rank; rank <= g.ranks; ++rank)
             zone |= g.relative_rank_bb(Color(c), rank);
-          promo_reach[s] |= r & zone;
+          out.promotions[s] |= r & zone;
+          if (pawns_wait && (zone & square_bb(s)) && g.relative_rank(Color(c), s) == v.promotion_first_rank)
+            out.promotions[s] |= square_bb(s);
         }
-        reach[s] |= r;
+        out.moves[s] |= r;
       }
+  return out;
+}
+
+ActionMap::ActionMap(const Variant& v) : squares_(v.squares()) {
+  const Geometry& g = Geometry::of(v);
+  const int n = squares_;
+  EmptyBoardReach empty = empty_board_reach(v, g, v.pawn_type(), {v.double_step_rank}, false);
+  std::vector<Bitboard>& reach = empty.moves;
+  const std::vector<Bitboard>& promo_reach = empty.promotions;
   if (v.castling) {
     const int rank_w = 0 + (v.castling_rank - 1), rank_b = g.ranks - v.castling_rank;
     for (int rank : {rank_w, rank_b})
@@ -66,7 +80,7 @@ ActionMap::ActionMap(const Variant& v) : squares_(v.squares()) {
   }
 }
 
-int ActionMap::from_text(const std::string& text) const {
+int ActionTexts::from_text(const std::string& text) const {
   for (size_t i = 0; i < text_.size(); ++i)
     if (text_[i] == text) return int(i);
   return -1;

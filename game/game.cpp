@@ -1,3 +1,4 @@
+// is_action_syntax: the shape of an action in the rules notation (game.h).
 #include "game/game.h"
 
 #include <cctype>

@@ -1,3 +1,4 @@
+// Building a variant's attack tables, and the per-variant cache of them (geometry.h).
 #include "game/geometry.h"
 
 #include <map>

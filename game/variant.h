@@ -135,7 +135,7 @@ const Variant& builtin_variant(const std::string& id);  // throws Error if unkno
 
 uint64_t fnv1a(const std::string& text);
 
-// A piece's worth in pawns for the material heuristics (heuristics.cpp): the
+// A piece's worth in pawns for the material heuristics (piece_values.cpp): the
 // usual figures for chess letters, else a guess from its mobility.
 double piece_value(const Variant& v, int type);
 

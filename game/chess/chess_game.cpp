@@ -1,3 +1,5 @@
+// ChessGame and ChessState: a Position behind the Game interface, with the
+// end of the game, draws and the length cap.
 #include "game/chess/chess_game.h"
 
 #include <algorithm>
@@ -49,11 +51,7 @@ int ChessState::current_player() const {
 }
 
 void ChessState::apply(int action) {
-  const Legal& l = legal();
-  const auto it = std::lower_bound(l.actions.begin(), l.actions.end(), action);
-  if (it == l.actions.end() || *it != action)
-    throw Error("illegal action " + std::to_string(action) + " in " + pos_.fen());
-  pos_.do_move(l.moves[it - l.actions.begin()]);
+  pos_.do_move(legal().move_of(action, [&] { return pos_.fen(); }));
   legal_valid_ = false;
 }
 
@@ -99,26 +97,14 @@ int ChessState::outcome(int legal_moves, std::string* reason) const {
 
 bool ChessState::is_terminal() const { return legal().result >= 0; }
 
-std::vector<double> ChessState::returns() const {
-  std::vector<double> r(2, 0.0);
-  const int o = legal().result;
-  if (o == 0 || o == 1) {
-    r[o] = 1.0;
-    r[1 - o] = -1.0;
-  }
-  return r;
-}
+std::vector<double> ChessState::returns() const { return legal().returns(); }
 
 std::string ChessState::end_reason() const { return legal().reason; }
 
 std::string ChessState::action_to_text(int action) const { return game_.action_text(action); }
 
 int ChessState::text_to_action(const std::string& text) const {
-  if (!is_action_syntax(text)) throw Error("malformed action '" + text + "'");
-  const Legal& l = legal();
-  for (size_t i = 0; i < l.moves.size(); ++i)
-    if (pos_.move_text(l.moves[i]) == text) return l.actions[i];
-  throw Error("illegal action '" + text + "' in position " + pos_.fen());
+  return legal().action_of(text, [&](Move m) { return pos_.move_text(m); }, [&] { return pos_.fen(); });
 }
 
 std::string ChessState::to_text() const {

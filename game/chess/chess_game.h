@@ -6,32 +6,18 @@
 
 #include "game/actions.h"
 #include "game/game.h"
+#include "game/two_player_game.h"
 #include "game/chess/position.h"
 
 namespace vzero {
 
-// The encoding of a chess-like variant (encoding.cpp).
+// The encoding of a chess-like variant (chess_encoding.cpp).
 EncodingSpec chess_encoding(const Variant& v);
 
-class ChessGame : public Game {
+class ChessGame : public TwoPlayerGame<ActionMap> {
  public:
-  explicit ChessGame(const Variant& v) : variant_(v), actions_(v), encoding_(chess_encoding(v)) {
-    for (size_t t = 0; t < v.pieces.size(); ++t) values_.push_back(piece_value(v, int(t)));
-  }
-  const Variant& variant() const override { return variant_; }
-  int num_players() const override { return 2; }
-  int num_actions() const override { return actions_.size(); }
-  const std::string& action_text(int action) const override { return actions_.text(action); }
+  explicit ChessGame(const Variant& v) : TwoPlayerGame(v, ActionMap(v), chess_encoding(v)) {}
   std::unique_ptr<GameState> new_state(const std::string& fen) const override;
-  const ActionMap& actions() const { return actions_; }
-  const EncodingSpec& encoding() const override { return encoding_; }
-  double value_of(int type) const { return values_[size_t(type)]; }  // piece_value, kept
-
- private:
-  const Variant& variant_;
-  ActionMap actions_;
-  EncodingSpec encoding_;
-  std::vector<double> values_;
 };
 
 class ChessState : public GameState {
@@ -54,17 +40,12 @@ class ChessState : public GameState {
   uint64_t perft(int depth) override { return pos_.perft(depth); }
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
-  std::vector<double> heuristic_values() const override;  // by material (heuristics.cpp)
-  void encode(uint8_t* planes, float* scalars) const override;  // encoding.cpp
+  std::vector<double> heuristic_values() const override;  // by material (chess_heuristics.cpp)
+  void encode(uint8_t* planes, float* scalars) const override;  // chess_encoding.cpp
   const Position& position() const { return pos_; }
 
  private:
-  struct Legal {
-    std::vector<int> actions;  // sorted
-    std::vector<Move> moves;   // moves[i] has action actions[i]
-    int result = -1;           // winner 0/1, 2 for a draw, -1 while playing
-    std::string reason;
-  };
+  using Legal = LegalMoves;
   const Legal& legal() const;
   // The winner (0/1), 2 for a draw, -1 while the game goes on, given the
   // number of legal moves; sets reason.

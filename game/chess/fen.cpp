@@ -31,7 +31,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 class FenIo {
  public:
   // Reads fen into p; p is left unchanged when the text is rejected.
-  static void read(Position& p, const std::string& fen, bool with_castling) {
+  static void read(Position& p, const std::string& fen) {
     Position q = p;  // parse into a copy, commit on success
     q.clear();
     const auto fail = [&](const std::string& why) -> void {
@@ -49,56 +49,28 @@ class FenIo {
       q.put_piece(make_piece(std::isupper(static_cast<unsigned char>(c)) ? kWhite : kBlack, type), square);
     }, fail);
     // Side to move.
-    if (f.size() < 2) fail("missing side to move");
-    if (f[1] != "w" && f[1] != "b") fail("side to move must be 'w' or 'b'");
-    q.stm_ = f[1] == "w" ? kWhite : kBlack;
+    q.stm_ = read_side_to_move(f, fail);
     StateInfo& st = q.st_.back();
     // Castling rights.
-    const std::string castling = f.size() > 2 ? f[2] : "-";
-    if (castling != "-") {
-      for (char c : castling) {
-        const size_t idx = std::string("KQkq").find(c);
-        if (idx == std::string::npos) fail(std::string("bad castling letter '") + c + "'");
-        if (!with_castling) continue;
-        const int right = int(idx);
-        if (!v.castling) fail("this variant has no castling");
-        if (st.castling & (1 << right)) fail("castling letter repeated");
-        const Color color = Color(right / 2);
-        const int rook = v.type_of_letter('r');
-        if (q.board_[q.castle_king_from_[color]] != make_piece(color, q.royal_) ||
-            q.board_[q.castle_rook_from_[right]] != make_piece(color, rook))
-          fail(std::string("castling right '") + c + "' without king and rook on their squares");
-        st.castling |= uint8_t(1 << right);
-      }
-    }
+    const int rook = v.type_of_letter('r');
+    st.castling = read_castling_field(f, v.castling, q.castle_king_from_[0] >= 0, [&](int right) {
+      const Color color = Color(right / 2);
+      return q.board_[q.castle_king_from_[color]] == make_piece(color, q.royal_) &&
+             q.board_[q.castle_rook_from_[right]] == make_piece(color, rook);
+    }, fail);
     // Kings.
-    for (int c = 0; c < 2; ++c) {
-      if (q.royal_ < 0) break;
-      const int kings = q.count_[c][q.royal_];
-      if (kings > 1) fail(std::string(c == kWhite ? "White" : "Black") + " has more than one king");
-      if (kings == 0 && (v.check_rule || Color(c) != q.stm_))
-        fail(std::string(c == kWhite ? "White" : "Black") + " has no king");
+    if (q.royal_ >= 0) {
+      const int kings[2] = {q.count_[kWhite][q.royal_], q.count_[kBlack][q.royal_]};
+      check_king_counts(kings, q.stm_, v.check_rule, fail);
     }
     // Pawns on a rank where they must already have promoted.
     if (q.pawn_ >= 0)
       for (int c = 0; c < 2; ++c)
         if (q.pieces(Color(c), q.pawn_) & g.relative_rank_bb(Color(c), v.promotion_mandatory_rank))
           fail("a pawn stands on its promotion rank");
-    // En passant.
-    const std::string ep = f.size() > 3 ? f[3] : "-";
-    if (ep != "-") {
-      const int s = q.parse_square(ep);
-      if (s < 0) fail("bad en-passant square '" + ep + "'");
-      if (q.pawn_ < 0 || !v.en_passant) fail("this variant has no en passant");
-      const Color them = opponent(q.stm_);
-      const int pawn_sq = s + g.push[them], origin = s - g.push[them];
-      if (pawn_sq < 0 || pawn_sq >= g.squares || origin < 0 || origin >= g.squares ||
-          q.board_[s] != kNoPiece || q.board_[origin] != kNoPiece ||
-          q.board_[pawn_sq] != make_piece(them, q.pawn_) ||
-          g.relative_rank(them, origin) != v.double_step_rank)
-        fail("en-passant square '" + ep + "' does not follow a double step");
-      if (g.capture_leaps_to[q.stm_][q.pawn_][s] & q.pieces(q.stm_, q.pawn_)) st.ep = int8_t(s);
-    }
+    // En passant: kept only when a pawn can take it.
+    const int ep = read_en_passant_field(f, v, g, q.board_, q.pawn_, q.stm_, fail);
+    if (ep >= 0 && (g.capture_leaps_to[q.stm_][q.pawn_][ep] & q.pieces(q.stm_, q.pawn_))) st.ep = int8_t(ep);
     // Counters.
     const FenClocks clocks = read_clocks(f, q.stm_ == kBlack, fail);
     st.rule50 = uint16_t(clocks.rule50);
@@ -115,32 +87,9 @@ class FenIo {
   }
 
   static std::string write(const Position& p) {
-    const Geometry& g = *p.g_;
-    std::string out;
-    for (int rank = g.ranks - 1; rank >= 0; --rank) {
-      int empty = 0;
-      for (int file = 0; file < g.files; ++file) {
-        const Piece pc = p.board_[g.square(file, rank)];
-        if (pc == kNoPiece) {
-          ++empty;
-          continue;
-        }
-        if (empty) out += std::to_string(empty), empty = 0;
-        const char c = p.v_->pieces[type_of(pc)].letter;
-        out += color_of(pc) == kBlack ? c : char(std::toupper(static_cast<unsigned char>(c)));
-      }
-      if (empty) out += std::to_string(empty);
-      if (rank) out += '/';
-    }
     const StateInfo& st = p.st_.back();
-    out += p.stm_ == kWhite ? " w " : " b ";
-    std::string castling;
-    for (int r = 0; r < 4; ++r)
-      if (st.castling & (1 << r)) castling += "KQkq"[r];
-    out += castling.empty() ? "-" : castling;
-    out += ' ';
-    out += st.ep >= 0 ? p.square_name(st.ep) : "-";
-    out += ' ' + std::to_string(st.rule50) + ' ' + std::to_string(p.game_ply_ / 2 + 1);
+    std::string out = write_board_field(*p.v_, *p.g_, p.board_);
+    out += write_fen_fields(*p.g_, p.stm_, st.castling, st.ep, st.rule50, p.game_ply_);
     if (p.has_turn_phases()) {
       out += std::string(" turn:") + (p.chooser() == kWhite ? 'w' : 'b') + char('1' + st.phase);
       const auto squares = [&](const char* name, const int8_t* sq) {
@@ -211,7 +160,7 @@ class FenIo {
 };
 
 void Position::set_fen(const std::string& fen) {
-  FenIo::read(*this, fen, castle_king_from_[0] >= 0 || !v_->castling);
+  FenIo::read(*this, fen);
 }
 
 std::string Position::fen() const { return FenIo::write(*this); }

@@ -87,14 +87,16 @@ void Position::add_castling(MoveList& out) const {
                           MoveKind::kCastling));
 }
 
-void Position::generate_pseudo(MoveList& out) const {
-  const Color us = stm_, them = opponent(us);
-  const Bitboard empty = ~occupied_ & g_->board, enemies = by_color_[them];
+void Position::add_piece_moves(MoveList& out, int skip_type, Bitboard target, Bitboard pinned, int ksq) const {
+  const Color us = stm_;
+  const Bitboard empty = ~occupied_ & g_->board, enemies = by_color_[opponent(us)];
   for (size_t t = 0; t < v_->pieces.size(); ++t) {
+    if (int(t) == skip_type) continue;
     Bitboard from_set = pieces(us, int(t));
     while (from_set) {
       const int from = pop_lsb(from_set);
-      Bitboard targets = piece_moves(us, int(t), from, empty, enemies);
+      Bitboard targets = piece_moves(us, int(t), from, empty, enemies) & target;
+      if (test(pinned, from)) targets &= g_->line(ksq, from);
       if (int(t) == pawn_) {
         add_pawn_moves(out, from, targets);
       } else {
@@ -102,6 +104,11 @@ void Position::generate_pseudo(MoveList& out) const {
       }
     }
   }
+}
+
+void Position::generate_pseudo(MoveList& out) const {
+  const Color us = stm_;
+  add_piece_moves(out, -1, ~Bitboard(0), 0, -1);
   const int8_t ep = st_.back().ep;
   if (ep >= 0) {
     Bitboard capturers = g_->capture_leaps_to[us][pawn_][ep] & pieces(us, pawn_);
@@ -118,21 +125,7 @@ void Position::generate_fast(MoveList& out) const {
   const Bitboard empty = ~occupied_ & g.board, enemies = by_color_[them];
   if (!more_than_one(checkers)) {
     const Bitboard target = checkers ? g.between(ksq, lsb(checkers)) | checkers : g.board;
-    const Bitboard pinned = pinned_pieces(us, ksq);
-    for (size_t t = 0; t < v_->pieces.size(); ++t) {
-      if (int(t) == royal_) continue;
-      Bitboard from_set = pieces(us, int(t));
-      while (from_set) {
-        const int from = pop_lsb(from_set);
-        Bitboard targets = piece_moves(us, int(t), from, empty, enemies) & target;
-        if (test(pinned, from)) targets &= g.line(ksq, from);
-        if (int(t) == pawn_) {
-          add_pawn_moves(out, from, targets);
-        } else {
-          while (targets) out.push(Move::make(from, pop_lsb(targets)));
-        }
-      }
-    }
+    add_piece_moves(out, royal_, target, pinned_pieces(us, ksq), ksq);
     const int8_t ep = st_.back().ep;
     if (ep >= 0) {
       const int capsq = ep - g.push[us];

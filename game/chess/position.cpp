@@ -1,8 +1,11 @@
+// Position of the chess-like variants: setting up, playing and taking back
+// moves, keys, repetitions, attacks and its text (square and move names, diagram).
 #include "game/chess/position.h"
 
 #include <cstring>
 
 #include "util/error.h"
+#include "game/fen_text.h"
 #include "game/zobrist.h"
 
 namespace vzero {
@@ -375,22 +378,9 @@ int Position::repetitions() const {
   return reps;
 }
 
-std::string Position::square_name(int s) const {
-  return std::string(1, char('a' + g_->file_of(s))) + std::to_string(g_->rank_of(s) + 1);
-}
+std::string Position::square_name(int s) const { return vzero::square_name(*g_, s); }
 
-int Position::parse_square(const std::string& text) const {
-  if (text.size() < 2 || text.size() > 3) return -1;
-  const int file = text[0] - 'a';
-  if (file < 0 || file >= g_->files) return -1;
-  int rank = 0;
-  for (size_t i = 1; i < text.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(text[i]))) return -1;
-    rank = rank * 10 + (text[i] - '0');
-  }
-  if (text[1] == '0' || rank < 1 || rank > g_->ranks) return -1;
-  return g_->square(file, rank - 1);
-}
+int Position::parse_square(const std::string& text) const { return vzero::parse_square(*g_, text); }
 
 std::string Position::move_text(Move m) const {
   const std::string to = square_name(m.to());

@@ -90,6 +90,9 @@ class Position {
   Bitboard piece_moves(Color us, int type, int from, Bitboard empty, Bitboard enemies) const;
   Bitboard pinned_pieces(Color us, int ksq) const;
   void add_pawn_moves(MoveList& out, int from, Bitboard targets) const;
+  // The moves of the side to move's pieces (not of type skip_type) onto
+  // `target`; a piece in `pinned` moves only along its line with ksq.
+  void add_piece_moves(MoveList& out, int skip_type, Bitboard target, Bitboard pinned, int ksq) const;
   void add_castling(MoveList& out) const;
   bool castling_allowed(int right) const;
   void generate_pseudo(MoveList& out) const;

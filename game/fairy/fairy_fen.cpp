@@ -83,15 +83,12 @@ class FairyFen {
       ++n;
     }
     // Side to move.
-    if (f.size() < 2) fail("missing side to move");
-    if (f[1] != "w" && f[1] != "b") fail("side to move must be 'w' or 'b'");
-    p.stm = f[1] == "w" ? kWhite : kBlack;
+    p.stm = read_side_to_move(f, fail);
     // Kings.
-    for (int c = 0; c < 2 && r.royal_ >= 0; ++c) {
-      const int kings = popcount(p.by_type[r.royal_] & p.by_color[c]);
-      const char* name = c == kWhite ? "White" : "Black";
-      if (kings > 1) fail(std::string(name) + " has more than one king");
-      if (kings == 0 && (v.check_rule || Color(c) != p.stm)) fail(std::string(name) + " has no king");
+    if (r.royal_ >= 0) {
+      const int kings[2] = {popcount(p.by_type[r.royal_] & p.by_color[kWhite]),
+                            popcount(p.by_type[r.royal_] & p.by_color[kBlack])};
+      check_king_counts(kings, p.stm, v.check_rule, fail);
     }
     // Pawns where they can never stand.
     if (r.pawn_ >= 0)
@@ -111,37 +108,14 @@ class FairyFen {
             if (more_than_one(own & r.file_bb_[g.file_of(pop_lsb(b))]))
               fail("two unpromoted pawns on a file");
       }
-    // Castling rights.
-    const std::string castling = f.size() > 2 ? f[2] : "-";
-    if (castling != "-") {
-      for (char c : castling) {
-        const size_t idx = std::string("KQkq").find(c);
-        if (idx == std::string::npos) fail(std::string("bad castling letter '") + c + "'");
-        if (!v.castling) fail("this variant has no castling");
-        if (r.castle_king_from_[0] < 0) continue;  // reading the start to find the castling squares
-        const int right = int(idx);
-        if (p.castling & (1 << right)) fail("castling letter repeated");
-        const Color color = Color(right / 2);
-        if (p.board[r.castle_king_from_[color]] != make_piece(color, r.royal_) ||
-            p.board[r.castle_rook_from_[right]] != make_piece(color, r.rook_))
-          fail(std::string("castling right '") + c + "' without king and rook on their squares");
-        p.castling |= uint8_t(1 << right);
-      }
-    }
+    // Castling rights (none while reading the start that finds the castling squares).
+    p.castling = read_castling_field(f, v.castling, r.castle_king_from_[0] >= 0, [&](int right) {
+      const Color color = Color(right / 2);
+      return p.board[r.castle_king_from_[color]] == make_piece(color, r.royal_) &&
+             p.board[r.castle_rook_from_[right]] == make_piece(color, r.rook_);
+    }, fail);
     // En passant.
-    const std::string ep = f.size() > 3 ? f[3] : "-";
-    if (ep != "-") {
-      const int s = parse_square(r, ep);
-      if (s < 0) fail("bad en-passant square '" + ep + "'");
-      if (r.pawn_ < 0 || !v.en_passant) fail("this variant has no en passant");
-      const Color them = opponent(p.stm);
-      const int pawn_sq = s + g.push[them], origin = s - g.push[them];
-      if (pawn_sq < 0 || pawn_sq >= g.squares || origin < 0 || origin >= g.squares ||
-          p.board[s] != kNoPiece || p.board[origin] != kNoPiece ||
-          p.board[pawn_sq] != make_piece(them, r.pawn_) || g.relative_rank(them, origin) != v.double_step_rank)
-        fail("en-passant square '" + ep + "' does not follow a double step");
-      p.ep = int8_t(s);
-    }
+    p.ep = int8_t(read_en_passant_field(f, v, g, p.board, r.pawn_, p.stm, fail));
     // Counters.
     const FenClocks clocks = read_clocks(f, p.stm == kBlack, fail);
     p.rule50 = uint16_t(clocks.rule50);
@@ -208,37 +182,13 @@ class FairyFen {
 
   static std::string write(const FairyRules& r, const FairyPos& p) {
     const Variant& v = r.v_;
-    const Geometry& g = r.g_;
-    std::string out;
-    for (int rank = g.ranks - 1; rank >= 0; --rank) {
-      int empty = 0;
-      for (int file = 0; file < g.files; ++file) {
-        const Piece pc = p.board[g.square(file, rank)];
-        if (pc == kNoPiece) {
-          ++empty;
-          continue;
-        }
-        if (empty) out += std::to_string(empty), empty = 0;
-        const char c = v.pieces[type_of(pc)].letter;
-        if (v.pieces[type_of(pc)].promoted) out += '+';
-        out += color_of(pc) == kBlack ? c : upper(c);
-      }
-      if (empty) out += std::to_string(empty);
-      if (rank) out += '/';
-    }
+    std::string out = write_board_field(v, r.g_, p.board);
     out += '[';
     for (int c = 0; c < 2; ++c)
       for (size_t t = 0; t < v.pieces.size(); ++t)
         out += std::string(p.hand[c][t], c == 0 ? upper(v.pieces[t].letter) : v.pieces[t].letter);
     out += ']';
-    out += p.stm == kWhite ? " w " : " b ";
-    std::string castling;
-    for (int i = 0; i < 4; ++i)
-      if (p.castling & (1 << i)) castling += "KQkq"[i];
-    out += castling.empty() ? "-" : castling;
-    out += ' ';
-    out += p.ep >= 0 ? r.square_name(p.ep) : "-";
-    out += ' ' + std::to_string(p.rule50) + ' ' + std::to_string(p.game_ply / 2 + 1);
+    out += write_fen_fields(r.g_, p.stm, p.castling, p.ep, p.rule50, p.game_ply);
     std::string pool;
     for (int c = 0; c < 2; ++c)
       for (size_t t = 0; t < v.pieces.size(); ++t)
@@ -259,17 +209,6 @@ class FairyFen {
     }
     if (p.joker_streak) out += " streak:" + std::to_string(p.joker_streak);
     return out;
-  }
-
- private:
-  static int parse_square(const FairyRules& r, const std::string& text) {
-    const Geometry& g = r.g_;
-    if (text.size() < 2 || text.size() > 3) return -1;
-    const int file = text[0] - 'a';
-    if (file < 0 || file >= g.files || text[1] == '0') return -1;
-    const long rank = parse_count(text.substr(1), 99);
-    if (rank < 1 || rank > g.ranks) return -1;
-    return g.square(file, int(rank) - 1);
   }
 };
 

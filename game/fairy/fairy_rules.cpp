@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "util/error.h"
+#include "game/fen_text.h"
 #include "game/zobrist.h"
 
 namespace vzero {
@@ -507,9 +508,7 @@ uint64_t FairyRules::hash(const FairyPos& p) const {
   return k;
 }
 
-std::string FairyRules::square_name(int s) const {
-  return std::string(1, char('a' + g_.file_of(s))) + std::to_string(g_.rank_of(s) + 1);
-}
+std::string FairyRules::square_name(int s) const { return vzero::square_name(g_, s); }
 
 std::string FairyRules::move_text(Move m) const {
   const std::string to = square_name(m.to());

@@ -9,7 +9,7 @@
 // variant file switch the rules on.
 //
 // A FairyPos is one position, value type, played by copy (FairyRules::play
-// returns the next position); FairyGame/FairyState (fairy_game.h) put it
+// returns the next position); FairyGame/FairyState (fairy_state.h) put it
 // behind the Game interface. FEN text: docs/fen.md.
 #include <algorithm>
 #include <cstdint>
