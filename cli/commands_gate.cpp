@@ -35,7 +35,7 @@ const std::atomic<bool>* install_stop_signals() {
 }
 
 RunConfig role_config(const std::string& config, const std::string& run_dir, const std::vector<std::string>& set) {
-  const std::string own = (std::filesystem::path(run_dir) / "config.toml").string();
+  const std::string own = RunFolder(run_dir).config_path();
   if (config.empty() && std::filesystem::exists(own)) return read_run_config(own, set);
   return read_run_config(config, set);
 }
@@ -55,7 +55,7 @@ void add_gate_command(CLI::App& app) {
     // Under mpirun (or srun), the ranks share each match's games; rank 0 keeps the folder.
     const std::unique_ptr<MatchGroup> job = join_mpi_job();
     options.match_group = job.get();
-    run_ranked(job.get(), [&] { run_gate(config, o->run_dir, std::cout, options); });
+    run_ranked(job.get(), [&] { run_gate({config, o->run_dir, std::cout}, options); });
   });
 }
 

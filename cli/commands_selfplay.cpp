@@ -47,7 +47,7 @@ void run_worker_command(const SelfplayOptions& o) {
   options.signal = install_stop_signals();
   options.follow = o.follow;
   options.max_games = o.games > 0 ? o.games : o.follow ? 0 : config.selfplay.games;
-  run_worker(config, o.run_dir, std::cout, options);
+  run_worker({config, o.run_dir, std::cout}, options);
 }
 
 void run_selfplay_command(const SelfplayOptions& o) {

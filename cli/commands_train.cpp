@@ -35,7 +35,7 @@ void add_config_options(CLI::App* c, TrainOptions& o) {
 void bench_train(const TrainOptions& o) {
   const RunConfig config = read_run_config(o.config, o.set);
   const Game& game = game_by_id(config.variant);
-  const ReplayWindow window = load_window(game, (std::filesystem::path(o.run_dir) / "shards").string(),
+  const ReplayWindow window = load_window(game, RunFolder(o.run_dir).shards_dir(),
                                           config.train.window_positions, config.train.holdout_fraction);
   Trainer trainer(game, config, "");
   const double synthetic = trainer.bench_synthetic(o.steps);
@@ -53,12 +53,12 @@ void train_command(const TrainOptions& o) {
   RoleOptions role;
   role.signal = o.follow ? install_stop_signals() : nullptr;
   if (!env.distributed() && o.follow) {
-    run_trainer(config, o.run_dir, std::cout, role);
+    run_trainer({config, o.run_dir, std::cout}, role);
     return;
   }
   if (!env.distributed()) {
-    const FolderLock lock(o.run_dir, "run folder");
-    run_training(config, o.run_dir, std::cout);
+    const FolderLock lock = RunFolder(o.run_dir).lock();
+    run_training({config, o.run_dir, std::cout});
     return;
   }
   std::unique_ptr<FolderLock> lock;  // a following trainer shares the folder and locks its role instead
@@ -67,17 +67,17 @@ void train_command(const TrainOptions& o) {
   std::ostringstream quiet;
   std::ostream& log = env.rank == 0 ? std::cout : quiet;
   log << "distributed training: " << env.world << " ranks (" << env.source << "), " << group->backend() << ", "
-      << (env.master_addr.empty() ? "file store in " + o.run_dir + "/rendezvous"
+      << (env.master_addr.empty() ? "file store in " + RunFolder(o.run_dir).rendezvous_dir()
                                   : "tcp store " + env.master_addr + ":" + std::to_string(env.master_port))
       << std::endl;
   if (o.follow) {
     role.group = group.get();
-    run_trainer(config, o.run_dir, log, role);
+    run_trainer({config, o.run_dir, log}, role);
     return;
   }
   TrainRequest request;
   request.group = group.get();
-  run_training(config, o.run_dir, log, request);
+  run_training({config, o.run_dir, log}, request);
 }
 
 }  // namespace
@@ -95,7 +95,7 @@ void add_train_commands(CLI::App& app) {
   add_config_options(l, *loop);
   l->callback([loop] {
     const RunConfig config = read_run_config(loop->config, loop->set);
-    run_loop(config, loop->run_dir, std::cout);
+    run_loop({config, loop->run_dir, std::cout});
   });
 
   auto bench = std::make_shared<TrainOptions>();

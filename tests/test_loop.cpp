@@ -150,51 +150,63 @@ TEST_CASE("training: the loop's training of a generation runs once, however ofte
   std::ostringstream quiet;
   TrainRequest gen1;
   gen1.generation = 1;
-  CHECK(run_training(config, dir.string(), quiet, gen1).report.step == 30);
-  const TrainOutcome again = run_training(config, dir.string(), quiet, gen1);
+  CHECK(run_training({config, dir.string(), quiet}, gen1).report.step == 30);
+  const TrainOutcome again = run_training({config, dir.string(), quiet}, gen1);
   CHECK(again.report.step == 30);
   CHECK(again.report.steps == 0);
   TrainRequest gen2;
   gen2.generation = 2;
-  CHECK(run_training(config, dir.string(), quiet, gen2).report.step == 60);
-  CHECK(run_training(config, dir.string(), quiet).report.step == 90);  // `vzero train`: a new training each time
-  CHECK(run_training(config, dir.string(), quiet).report.step == 120);
+  CHECK(run_training({config, dir.string(), quiet}, gen2).report.step == 60);
+  CHECK(run_training({config, dir.string(), quiet}).report.step == 90);  // `vzero train`: a new training each time
+  CHECK(run_training({config, dir.string(), quiet}).report.step == 120);
   write_text_file((dir / "models" / "train-target.txt").string(), "120\n");
-  CHECK_THROWS_WITH(run_training(config, dir.string(), quiet, gen2), Catch::Contains("malformed"));
+  CHECK_THROWS_WITH(run_training({config, dir.string(), quiet}, gen2), Catch::Contains("malformed"));
   fs::remove_all(dir);
 }
 
 TEST_CASE("run folder: the progress of a generation reads back exactly", "[loop]") {
   const fs::path dir = vzero::testing::temp_dir("loop-progress");
   {
-    GenerationProgress p(dir.string(), 4);
+    GenerationProgress p(RunFolder(dir.string()), 4);
     CHECK_FALSE(p.has("train"));
     p.set("train", {120, 0.1, 1.0 / 3.0});
     p.set("arena_prev", 0.625);
   }
-  const GenerationProgress same(dir.string(), 4);
+  const GenerationProgress same(RunFolder(dir.string()), 4);
   CHECK(same.numbers("train") == std::vector<double>{120, 0.1, 1.0 / 3.0});
   CHECK(same.number("arena_prev") == 0.625);
   CHECK_THROWS_AS(same.number("train"), Error);
   CHECK_THROWS_AS(same.number("selfplay"), Error);
-  CHECK_FALSE(GenerationProgress(dir.string(), 5).has("train"));  // another generation's record
+  CHECK_FALSE(GenerationProgress(RunFolder(dir.string()), 5).has("train"));  // another generation's record
   fs::remove_all(dir);
 }
 
 TEST_CASE("run folder: metrics rows are written whole and read defensively", "[loop]") {
   const fs::path dir = vzero::testing::temp_dir("loop-metrics");
-  const std::string path = (dir / "metrics.csv").string();
+  const RunFolder folder(dir.string());
+  const std::string path = folder.metrics_path();
   const std::string zeros = ",0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,";
-  append_metrics_row(path, "1" + zeros + "1,5");
-  append_metrics_row(path, "2" + zeros + "2,5");
-  const auto rows = read_metrics(path);
+  // The row "G" + zeros + "G,5": every number 0, every match played, promoted, gen-G current, 5 s.
+  const auto row = [](int g) {
+    MetricsRow r;
+    r.generation = g;
+    r.score_vs_prev = r.elo_vs_prev = r.score_vs_gen0 = r.elo_vs_gen0 = r.score_vs_baseline = r.elo_vs_baseline = 0.0;
+    r.promoted = true;
+    r.current_model = g;
+    r.seconds = 5;
+    return r;
+  };
+  folder.append_metrics(row(1));
+  folder.append_metrics(row(2));
+  CHECK(read_text_file(path) == std::string(kMetricsColumns) + "\n1" + zeros + "1,5\n2" + zeros + "2,5\n");
+  const auto rows = folder.read_metrics();
   REQUIRE(rows.size() == 2);
-  CHECK(rows[1][20] == "2");
+  CHECK(rows[1].current_model == 2);
   CHECK(read_text_file(path).rfind(std::string(kMetricsColumns) + "\n", 0) == 0);
   const std::string good = read_text_file(path);
   const auto fails_with = [&](const std::string& text, const std::string& message) {
     write_text_file(path, text);
-    CHECK_THROWS_WITH(read_metrics(path), Catch::Contains(message));
+    CHECK_THROWS_WITH(folder.read_metrics(), Catch::Contains(message));
   };
   fails_with(good + "3" + zeros + "3", "no line end");                  // a partial last row
   fails_with(good + "3,0,0\n", "expected 22 cells, found 3");            // a short row
@@ -225,8 +237,8 @@ TEST_CASE("run folder: a run goes on across versions that add config keys, not a
     if (line.rfind("value_head = ", 0) != 0) older += line + "\n";
   REQUIRE(older != config.resolved);
   write_text_file((dir / "config.toml").string(), older);
-  CHECK_NOTHROW(prepare_run_dir(config, dir.string()));
+  CHECK_NOTHROW(RunFolder(dir.string()).prepare(config));
   // Another seed is another run.
   const RunConfig other = parse_run_config("variant = \"attrition\"\nseed = 5\n", "test config");
-  CHECK_THROWS_WITH(prepare_run_dir(other, dir.string()), Catch::Contains("another config"));
+  CHECK_THROWS_WITH(RunFolder(dir.string()).prepare(other), Catch::Contains("another config"));
 }

@@ -62,15 +62,15 @@ double score_of_a(const MatchRecord& r) {
   return r.result[a] > r.result[1 - a] ? 1.0 : r.result[a] < r.result[1 - a] ? 0.0 : 0.5;
 }
 
-std::vector<std::vector<std::string>> metrics_of(const fs::path& dir) {
-  return read_metrics((dir / "metrics.csv").string());
+std::vector<MetricsRow> metrics_of(const fs::path& dir) {
+  return RunFolder(dir.string()).read_metrics();
 }
 
 // The gate's games of generation g against its current model, checked for pairs of one opening with
 // the seats swapped.
 std::vector<MatchRecord> gate_games(const fs::path& dir, int g, int current) {
   const std::vector<MatchRecord> games =
-      match_games(records_path(dir.string(), g),
+      match_games(RunFolder(dir.string()).records_path(g),
                   "arena_prev: " + generation_name(g) + " vs " + generation_name(current));
   for (size_t i = 0; i + 1 < games.size(); i += 2) {
     CHECK(games[i].opening == games[i + 1].opening);
@@ -84,7 +84,7 @@ std::vector<MatchRecord> gate_games(const fs::path& dir, int g, int current) {
 fs::path run_tiny(const std::string& name, const std::string& extra) {
   const fs::path dir = vzero::testing::temp_dir(name);
   std::ostringstream log;
-  run_loop(tiny_loop(extra), dir.string(), log);
+  run_loop({tiny_loop(extra), dir.string(), log});
   INFO(log.str());
   REQUIRE(metrics_of(dir).size() == 2);
   return dir;
@@ -128,9 +128,9 @@ TEST_CASE("loop: gate = always promotes every generation and records every match
   const fs::path dir = run_tiny("loop-gate-always", "gate = \"always\"\n");
   const auto rows = metrics_of(dir);
   for (int g = 1; g <= 2; ++g) {
-    CHECK(rows[g - 1][19] == "1");
-    CHECK(rows[g - 1][20] == std::to_string(g));
-    const std::string file = records_path(dir.string(), g), name = generation_name(g);
+    CHECK(rows[g - 1].promoted);
+    CHECK(rows[g - 1].current_model == g);
+    const std::string file = RunFolder(dir.string()).records_path(g), name = generation_name(g);
     CHECK(gate_games(dir, g, g - 1).size() == 6);
     CHECK(match_games(file, "arena_gen0: " + name + " vs gen-000").size() == 6);
     CHECK(match_games(file, "arena_base: " + name + " vs mcts:sims=8,evaluator=rollout").size() ==
@@ -163,11 +163,11 @@ TEST_CASE("loop: gate = score promotes exactly when the recorded score reaches t
     const std::vector<MatchRecord> games = gate_games(dir, g, current);
     REQUIRE(games.size() == 6);
     for (const MatchRecord& r : games) score += score_of_a(r) / 6.0;
-    CHECK(std::stod(rows[g - 1][13]) == Approx(score));
+    CHECK(rows[g - 1].score_vs_prev.value() == Approx(score));
     const bool promoted = score >= 0.6;
-    CHECK(rows[g - 1][19] == (promoted ? "1" : "0"));
+    CHECK(rows[g - 1].promoted == promoted);
     if (promoted) current = g;
-    CHECK(rows[g - 1][20] == std::to_string(current));
+    CHECK(rows[g - 1].current_model == current);
   }
   fs::remove_all(dir);
 }
@@ -189,9 +189,9 @@ TEST_CASE("loop: gate = sprt stops at its decision and promotes on H1 only", "[l
     Pentanomial pairs;
     pairs.add(score_of_a(games[0]), score_of_a(games[1]));
     const bool promoted = sprt_decide(sprt, sprt_llr(sprt, pairs)) == SprtResult::kH1;
-    CHECK(rows[g - 1][19] == (promoted ? "1" : "0"));
+    CHECK(rows[g - 1].promoted == promoted);
     if (promoted) current = g;
-    CHECK(rows[g - 1][20] == std::to_string(current));
+    CHECK(rows[g - 1].current_model == current);
   }
   fs::remove_all(dir);
 }
@@ -200,8 +200,7 @@ TEST_CASE("loop: a match resumes from its recorded games and plays only the miss
           "[loop]") {
   const fs::path dir = run_tiny("loop-records-resume", "");
   const RunConfig config = tiny_loop("");
-  const Game& game = game_by_id("attrition");
-  const std::string file = records_path(dir.string(), 2);
+  const std::string file = RunFolder(dir.string()).records_path(2);
   const std::string name = "arena_gen0: gen-002 vs gen-000";
   const std::vector<MatchRecord> before = match_games(file, name);
   REQUIRE(before.size() == 6);
@@ -211,12 +210,13 @@ TEST_CASE("loop: a match resumes from its recorded games and plays only the miss
     if (r.match != name || r.index < 2) kept += to_json_line(r) + "\n";
   write_text_file(file, kept + to_json_line(before[2]).substr(0, 40));
   LoopMatch m{"arena_gen0",
-              net_spec(model_path(dir.string(), 0), config.loop.arena_visits),
+              net_spec(RunFolder(dir.string()).model_path(0), config.loop.arena_visits),
               "gen-000",
               6,
               2,
               {}};
-  const ArenaResult again = play_loop_match(game, config, dir.string(), 2, m);
+  std::ostringstream log;
+  const ArenaResult again = play_loop_match({config, dir.string(), log}, 2, m);
   CHECK(again.resumed == 2);
   CHECK(again.games == 6);
   const std::vector<MatchRecord> after = match_games(file, name);
@@ -232,38 +232,40 @@ TEST_CASE("loop: a match resumes from its recorded games and plays only the miss
 TEST_CASE("loop: openings are kept in the run folder at the first match", "[loop]") {
   const Game& game = game_by_id("attrition");
   const fs::path dir = vzero::testing::temp_dir("loop-openings");
-  const LoopOpenings from_file = loop_openings(game, tiny_loop(""), dir.string());
+  std::ostringstream log;
+  const LoopOpenings from_file = loop_openings({tiny_loop(""), dir.string(), log});
   CHECK(from_file.openings == read_openings(game, kOpenings));
   // Kept: later matches read the run's copy, not the config's source.
   RunConfig config = tiny_loop("");
   config.loop.openings = "/no/such/openings.txt";
-  CHECK(loop_openings(game, config, dir.string()).openings == from_file.openings);
+  CHECK(loop_openings({config, dir.string(), log}).openings == from_file.openings);
   const fs::path none = vzero::testing::temp_dir("loop-openings-none");
   config.loop.openings = "none";
-  CHECK(loop_openings(game, config, none.string()).openings.empty());
+  CHECK(loop_openings({config, none.string(), log}).openings.empty());
   CHECK(read_text_file((none / "openings.txt").string()).find("none") != std::string::npos);
   config.loop.openings = "random:3";
-  CHECK(loop_openings(game, config, none.string()).random_plies == 3);
+  CHECK(loop_openings({config, none.string(), log}).random_plies == 3);
   config.loop.openings = "/no/such/openings.txt";
   const fs::path bad = vzero::testing::temp_dir("loop-openings-bad");
-  CHECK_THROWS_WITH(loop_openings(game, config, bad.string()),
+  CHECK_THROWS_WITH(loop_openings({config, bad.string(), log}),
                     Catch::Contains("/no/such/openings.txt"));
   for (const fs::path& d : {dir, none, bad}) fs::remove_all(d);
 }
 
 TEST_CASE("loop: opponents that cannot play are refused before the run starts", "[loop]") {
   const fs::path dir = vzero::testing::temp_dir("loop-opponents");
+  std::ostringstream log;
   RunConfig config = tiny_loop("");
   config.loop.anchors = {"uci:cmd=/no/such/engine"};
-  CHECK_THROWS_WITH(prepare_loop_matches(game_by_id("attrition"), config, dir.string()),
+  CHECK_THROWS_WITH(prepare_loop_matches({config, dir.string(), log}),
                     Catch::Contains("uci:cmd=/no/such/engine"));
   CHECK(fs::is_empty(dir));  // nothing written: the folder can take the corrected config
   config.loop.anchors = {"nosuchkind:x=1"};
-  CHECK_THROWS_WITH(prepare_loop_matches(game_by_id("attrition"), config, dir.string()),
+  CHECK_THROWS_WITH(prepare_loop_matches({config, dir.string(), log}),
                     Catch::Contains("nosuchkind"));
   const RunConfig three = parse_run_config(
       "variant = \"attrition-3p\"\n[loop]\ngate = \"sprt\"\nopenings = \"none\"\n", "t");
-  CHECK_THROWS_WITH(prepare_loop_matches(game_by_id("attrition-3p"), three, dir.string()),
+  CHECK_THROWS_WITH(prepare_loop_matches({three, dir.string(), log}),
                     Catch::Contains("2-player"));
   fs::remove_all(dir);
 }

@@ -112,7 +112,7 @@ TEST_CASE("training: a killed and resumed training ends where an uninterrupted o
   make_shards(whole, config);
   fs::copy(whole / "shards", killed / "shards", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
   std::ostringstream quiet;
-  run_training(config, whole.string(), quiet);
+  run_training({config, whole.string(), quiet});
 
   const pid_t child = fork();
   REQUIRE(child >= 0);
@@ -120,7 +120,7 @@ TEST_CASE("training: a killed and resumed training ends where an uninterrupted o
     std::ostringstream sink;
     TrainRequest request;
     request.saved = [](int64_t) { raise(SIGKILL); };  // dies right after the first periodic save
-    run_training(config, killed.string(), sink, request);
+    run_training({config, killed.string(), sink}, request);
     _exit(0);
   }
   int status = 0;
@@ -130,7 +130,7 @@ TEST_CASE("training: a killed and resumed training ends where an uninterrupted o
   // Killed before the end: the checkpoint left behind is at step 50 of 120.
   const fs::path ckpt = killed / "models" / "train.pt";
   REQUIRE(load_checkpoint(ckpt.string()).step == 50);
-  run_training(config, killed.string(), quiet);  // resumes to the same target step
+  run_training({config, killed.string(), quiet});  // resumes to the same target step
   CHECK(same_weights((whole / "models" / "train.pt").string(), ckpt.string()));
   fs::remove_all(whole);
   fs::remove_all(killed);

@@ -59,46 +59,38 @@ std::vector<Opening> openings_of(const Game& game, const std::string& file) {
 
 }  // namespace
 
-std::string generation_name(int g) {
-  char name[24];
-  std::snprintf(name, sizeof name, "gen-%03d", g);
-  return name;
-}
-
 std::string net_spec(const std::string& path, int visits) {
   return "net:model=" + path + ",sims=" + std::to_string(visits);
 }
 
-std::string records_path(const std::string& dir, int g) {
-  return (fs::path(dir) / "records" / (generation_name(g) + ".jsonl")).string();
-}
-
-LoopOpenings loop_openings(const Game& game, const RunConfig& config, const std::string& dir) {
+LoopOpenings loop_openings(const RunContext& run) {
   LoopOpenings out;
-  const std::string& source = config.loop.openings;
+  const std::string& source = run.config.loop.openings;
   if (source.rfind("random:", 0) == 0) {
     out.random_plies = std::stoi(source.substr(7));
     return out;
   }
-  const std::string kept = (fs::path(dir) / "openings.txt").string();
+  const std::string kept = run.folder.openings_path();
   if (!fs::exists(kept)) {
-    const std::string file = openings_source(config);
+    const std::string file = openings_source(run.config);
     std::string text = "# The openings of this run's matches (loop.openings = " + source +
                        (file.empty() ? ": none" : ", from " + file) +
                        "), kept at its first match.\n";
-    for (const Opening& o : openings_of(game, file)) text += o.text() + "\n";
+    for (const Opening& o : openings_of(run.game, file)) text += o.text() + "\n";
     write_text_file(kept, text);
   }
-  out.openings = openings_of(game, kept);
+  out.openings = openings_of(run.game, kept);
   return out;
 }
 
-void prepare_loop_matches(const Game& game, const RunConfig& config, const std::string& dir) {
+void prepare_loop_matches(const RunContext& run) {
+  const Game& game = run.game;
+  const RunConfig& config = run.config;
   const LoopConfig& loop = config.loop;
   check(loop.gate != "sprt" || game.num_players() == 2,
         "loop.gate = sprt needs a 2-player variant (" + config.variant + " has " +
             std::to_string(game.num_players()) + "); use score or always");
-  const std::string kept = (fs::path(dir) / "openings.txt").string();
+  const std::string kept = run.folder.openings_path();
   const std::vector<Opening> openings =
       openings_of(game, fs::exists(kept) ? kept : openings_source(config));
   register_net_players(config.inference);
@@ -117,21 +109,22 @@ void prepare_loop_matches(const Game& game, const RunConfig& config, const std::
   }
 }
 
-std::vector<LoopMatch> measuring_matches(const RunConfig& config, const std::string& dir) {
-  const LoopConfig& loop = config.loop;
+std::vector<LoopMatch> measuring_matches(const RunContext& run) {
+  const LoopConfig& loop = run.config.loop;
   std::vector<LoopMatch> out = {
-      {"arena_gen0", net_spec(model_path(dir, 0), loop.arena_visits), generation_name(0), loop.arena_games, 2, {}},
+      {"arena_gen0", net_spec(run.folder.model_path(0), loop.arena_visits), generation_name(0), loop.arena_games, 2, {}},
       {"arena_base", loop.baseline, loop.baseline, loop.baseline_games, 3, {}}};
   for (size_t k = 0; k < loop.anchors.size(); ++k)
     out.push_back({"anchor_" + std::to_string(k + 1), loop.anchors[k], loop.anchors[k], loop.anchor_games, 4 + k, {}});
   return out;
 }
 
-ArenaResult play_loop_match(const Game& game, const RunConfig& config, const std::string& dir,
-                            int g, const LoopMatch& match, MatchGroup* group) {
+ArenaResult play_loop_match(const RunContext& run, int g, const LoopMatch& match, MatchGroup* group) {
+  const Game& game = run.game;
+  const RunConfig& config = run.config;
   register_net_players(config.inference);
-  const LoopOpenings openings = loop_openings(game, config, dir);
-  fs::create_directories(fs::path(dir) / "records");
+  const LoopOpenings openings = loop_openings(run);
+  fs::create_directories(run.folder.records_dir());
   ArenaConfig ac;
   ac.games = match.games;
   ac.threads = std::min(16, std::max(1, config.selfplay.parallel_games));
@@ -140,7 +133,7 @@ ArenaResult play_loop_match(const Game& game, const RunConfig& config, const std
   ac.opening_plies = openings.random_plies;
   ac.progress = false;
   ac.sprt = match.sprt;
-  ac.record = records_path(dir, g);
+  ac.record = run.folder.records_path(g);
   ac.names = {generation_name(g), match.opponent_name};
   ac.match = match.key + ": " + ac.names[0] + " vs " + ac.names[1];
   SearchConfig search = config.search;
@@ -148,7 +141,7 @@ ArenaResult play_loop_match(const Game& game, const RunConfig& config, const std
   search.root_noise = true;
   search.noise_fraction = 0.1;
   search.temperature_plies = 0;
-  const std::string candidate = net_spec(model_path(dir, g), config.loop.arena_visits);
+  const std::string candidate = net_spec(run.folder.model_path(g), config.loop.arena_visits);
   return play_arena_shared(game, ac, [&](int role, uint64_t seed) {
     PlayerContext ctx;
     ctx.game = &game;
@@ -158,9 +151,9 @@ ArenaResult play_loop_match(const Game& game, const RunConfig& config, const std
   }, group);
 }
 
-RatingsTable refit_ratings(const RunConfig& config, const std::string& dir, std::ostream& log) {
+RatingsTable refit_ratings(const RunContext& run) {
   PairwiseResults results;
-  const fs::path records = fs::path(dir) / "records";
+  const fs::path records = run.folder.records_dir();
   if (fs::exists(records)) {
     std::vector<std::string> files;
     for (const auto& entry : fs::directory_iterator(records))
@@ -172,20 +165,19 @@ RatingsTable refit_ratings(const RunConfig& config, const std::string& dir, std:
       for (const MatchRecord& r : read_records(f)) results.add(r);
   }
   RatingsOptions options;
-  const std::string& anchor = config.loop.ratings_anchor;
+  const std::string& anchor = run.config.loop.ratings_anchor;
   if (results.has_player(anchor))
     options.anchor = std::make_pair(anchor, 0.0);
   else if (!results.empty())
-    log << "note: ratings: " << anchor
+    run.log << "note: ratings: " << anchor
         << " (loop.ratings_anchor) has played no game; Elo relative to the mean\n";
   const RatingsTable table = results.empty() ? RatingsTable{} : results.fit(options);
-  write_text_file((fs::path(dir) / "ratings.csv").string(), table.csv());
+  write_text_file(run.folder.ratings_path(), table.csv());
   return table;
 }
 
-void draw_curve(const std::string& dir, int generations, const RatingsTable& ratings,
-                std::ostream& log) {
-  const fs::path d(dir);
+void draw_curve(const RunContext& run, int generations, const RatingsTable& ratings) {
+  const RunFolder& folder = run.folder;
   std::map<int, const Rating*> ladder;  // generations in order
   std::string fixed;                    // the other players, as horizontal lines
   int lines = 0;
@@ -197,12 +189,12 @@ void draw_curve(const std::string& dir, int generations, const RatingsTable& rat
       fixed += ", " + std::to_string(r.elo) + " with lines lw 2 dashtype " +
                std::to_string(2 + lines++ % 4) + " title " + quoted(r.player);
   }
-  const bool validation = fs::exists(d / "metrics.csv");
+  const bool validation = fs::exists(folder.metrics_path());
   std::string script =
       "set datafile separator ','\n"
       "set terminal pngcairo size 1000," + std::string(validation ? "800" : "450") + " noenhanced\n"
       "set output " +
-      quoted((d / "curve.png").string()) +
+      quoted(folder.curve_path()) +
       "\n"
       "set multiplot layout " + std::string(validation ? "2" : "1") + ",1 title 'vzero learning curve'\n"
       "set key left top\nset grid\nset xlabel 'generation'\nset ylabel 'Elo (ratings.csv)'\n";
@@ -225,15 +217,15 @@ void draw_curve(const std::string& dir, int generations, const RatingsTable& rat
     script +=
         "unset label\nset ylabel 'validation'\n"
         "plot " +
-        quoted((d / "metrics.csv").string()) +
-        " using 1:12 with linespoints title 'policy top-1', "
-        "'' using 1:13 with linespoints title 'value MSE'\n";
+        quoted(folder.metrics_path()) + " using 1:" + std::to_string(metrics_column("val_policy_top1")) +
+        " with linespoints title 'policy top-1', "
+        "'' using 1:" + std::to_string(metrics_column("val_value_mse")) + " with linespoints title 'value MSE'\n";
   script += "unset multiplot\n";
-  const fs::path path = d / "curve.gp";
+  const fs::path path = folder.curve_script_path();
   write_text_file(path.string(), script);
   const std::string cmd = "gnuplot " + quoted(path.string(), "'\\''") + " > /dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0)
-    log << "note: gnuplot failed or is missing; curve.png not refreshed\n";
+    run.log << "note: gnuplot failed or is missing; curve.png not refreshed\n";
 }
 
 }  // namespace vzero

@@ -9,6 +9,7 @@
 
 #include "util/error.h"
 #include "net/model.h"
+#include "training/run_dir.h"
 
 #ifdef VZERO_WITH_C10D
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
@@ -135,7 +136,7 @@ std::unique_ptr<ProcessGroup> ProcessGroup::join(const DistributedEnv& env, cons
     } else {
       if (env.job_id.empty() || env.job_id == ".")
         throw Error(env.source + " gives no job id to meet by: set MASTER_ADDR and MASTER_PORT (rank 0's host and a free port)");
-      const fs::path dir = fs::path(run_dir) / "rendezvous";
+      const fs::path dir = RunFolder(run_dir).rendezvous_dir();
       fs::create_directories(dir);
       impl->store = c10::make_intrusive<c10d::FileStore>((dir / (env.source + "-" + env.job_id)).string(), env.world);
       impl->store->setTimeout(kTimeout);

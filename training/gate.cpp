@@ -22,18 +22,18 @@ bool gate_promotes(const LoopConfig& loop, const ArenaResult& result) {
   return true;
 }
 
-GateOutcome gate_candidate(const Game& game, const RunConfig& config, const std::string& dir,
-                           int candidate, int current, MatchGroup* group) {
+GateOutcome gate_candidate(const RunContext& run, int candidate, int current, MatchGroup* group) {
+  const RunConfig& config = run.config;
   GateOutcome out;
   if (config.loop.arena_games > 0) {
     LoopMatch m;
     m.key = "arena_prev";
-    m.opponent = net_spec(model_path(dir, current), config.loop.arena_visits);
+    m.opponent = net_spec(run.folder.model_path(current), config.loop.arena_visits);
     m.opponent_name = generation_name(current);
     m.games = config.loop.arena_games;
     m.salt = 1;
     m.sprt = gate_sprt(config.loop);
-    out.result = play_loop_match(game, config, dir, candidate, m, group);
+    out.result = play_loop_match(run, candidate, m, group);
   }
   out.promote = gate_promotes(config.loop, out.result);
   return out;

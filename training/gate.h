@@ -17,6 +17,7 @@
 #include "match/arena.h"
 #include "match/match_group.h"
 #include "training/run_config.h"
+#include "training/run_dir.h"
 
 namespace vzero {
 
@@ -29,10 +30,9 @@ struct GateOutcome {
 std::optional<SprtConfig> gate_sprt(const LoopConfig& loop);
 // Whether loop.gate promotes a candidate that reached result (the rule above).
 bool gate_promotes(const LoopConfig& loop, const ArenaResult& result);
-// Plays generation `candidate` against generation `current` of the run in dir
+// Plays generation `candidate` against generation `current` of the run
 // (match "arena_prev", resumed from the records) and judges it; with a group
 // (MPI ranks), every rank plays its share and gets the same outcome.
-GateOutcome gate_candidate(const Game& game, const RunConfig& config, const std::string& dir,
-                           int candidate, int current, MatchGroup* group = nullptr);
+GateOutcome gate_candidate(const RunContext& run, int candidate, int current, MatchGroup* group = nullptr);
 
 }  // namespace vzero

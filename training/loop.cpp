@@ -8,10 +8,9 @@
 #endif
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <ostream>
-#include <sstream>
 
-#include "game/builtin/games.h"
 #include "util/error.h"
 #include "match/arena.h"
 #include "search/evaluators.h"
@@ -67,20 +66,14 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Score and Elo of a match as two metrics cells, empty when it was not played.
-std::string cells(const ArenaResult& r) {
-  std::ostringstream s;
-  if (r.games > 0) s << r.score << "," << r.elo;
-  else s << ",";
-  return s.str();
+// Score and Elo of a match into two metrics fields, absent when it was not played.
+void put_match(const ArenaResult& r, std::optional<double>& score, std::optional<double>& elo) {
+  if (r.games > 0) score = r.score, elo = r.elo;
 }
 
 // One generation of the loop: its steps skip what progress records as done.
 struct GenerationRun {
-  const Game& game;
-  const RunConfig& config;
-  const std::string& run_dir;
-  std::ostream& log;
+  const RunContext& run;
   int g, current;
   GenerationProgress progress;
 
@@ -90,8 +83,8 @@ struct GenerationRun {
   void selfplay() {
     if (progress.has("selfplay")) return;
     const bool bootstrap = current == 0 && g == 1;
-    SelfplayJob job = generation_job(game, config, current, bootstrap);
-    job.out_dir = (fs::path(run_dir) / "shards").string();
+    SelfplayJob job = generation_job(run.game, run.config, current, bootstrap);
+    job.out_dir = run.folder.shards_dir();
     job.file_prefix = "gen" + std::to_string(g);
     job.first_game_id = int64_t(g) * kIdsPerGeneration;
     const int games = job.selfplay.games;
@@ -102,20 +95,20 @@ struct GenerationRun {
                 ", outside the generation's ids");
     job.indices = missing_indices(written, job.first_game_id, games);
     if (!written.ids.empty())
-      log << "gen " << g << " selfplay resumes: " << written.ids.size() << " of " << games << " games written"
-          << std::endl;
+      run.log << "gen " << g << " selfplay resumes: " << written.ids.size() << " of " << games << " games written"
+              << std::endl;
     SelfplayStats sp;
     ServerStats net;
     if (!job.indices->empty()) {
       std::unique_ptr<InferenceServer> server;
       if (!bootstrap) {
-        server = std::make_unique<InferenceServer>(game, config.inference, model_path(run_dir, current));
+        server = std::make_unique<InferenceServer>(run.game, run.config.inference, run.folder.model_path(current));
         job.evaluator = server.get();
       }
       const int before = int(written.ids.size());
       job.progress = [&](const SelfplayStats& s) {
-        log << "gen " << g << " selfplay games " << before + s.games << "/" << games << " pos/s "
-            << int(s.positions_per_s()) << "\n" << std::flush;
+        run.log << "gen " << g << " selfplay games " << before + s.games << "/" << games << " pos/s "
+                << int(s.positions_per_s()) << "\n" << std::flush;
       };
       job.progress_seconds = 10.0;
       sp = run_selfplay(job);
@@ -125,8 +118,8 @@ struct GenerationRun {
     progress.set("selfplay", {double(games), double(positions), sp.positions_per_s(),
                               sp.seconds > 0 ? sp.evaluations / sp.seconds : 0.0, net.mean_batch(), net.hit_rate(),
                               sp.seconds});
-    log << "gen " << g << " selfplay " << games << " games " << positions << " positions "
-        << int(sp.positions_per_s()) << " pos/s" << std::endl;
+    run.log << "gen " << g << " selfplay " << games << " games " << positions << " positions "
+            << int(sp.positions_per_s()) << " pos/s" << std::endl;
   }
 
   // 2. Training (resuming the continuous trainer), once per generation, then
@@ -139,15 +132,12 @@ struct GenerationRun {
       TrainRequest request;
       request.new_positions = int64_t(progress.numbers("selfplay")[1]);
       request.generation = g;
-      const TrainOutcome t = run_training(config, run_dir, log, request);
+      const TrainOutcome t = run_training(run, request);
       progress.set("train", {double(t.report.step), t.report.samples_per_s, t.report.policy_loss,
                              t.report.value_loss, t.validation.policy_top1, t.validation.value_mse,
                              seconds_since(start)});
     }
-    if (!done || !fs::exists(model_path(run_dir, g))) {
-      Trainer t(game, config, (fs::path(run_dir) / "models" / "train.pt").string());
-      t.save(model_path(run_dir, g), g);
-    }
+    if (!done || !fs::exists(run.folder.model_path(g))) save_candidate(run, g);
   }
 
   // 3. A match of the new model, recorded under its key as games, wins,
@@ -157,7 +147,7 @@ struct GenerationRun {
     if (m.games <= 0) return {};
     if (!progress.has(m.key)) {
       const auto start = std::chrono::steady_clock::now();
-      record(m.key, play_loop_match(game, config, run_dir, g, m), start);
+      record(m.key, play_loop_match(run, g, m), start);
     }
     return recorded(m.key);
   }
@@ -165,17 +155,17 @@ struct GenerationRun {
   // 4. The gate's match against the current model and its verdict, recorded
   // as gate = promoted, SPRT log-likelihood ratio, SPRT result (0 H0, 1 H1, 2 undecided).
   bool gate(ArenaResult& vs_prev) {
-    const bool played = config.loop.arena_games > 0;
+    const bool played = run.config.loop.arena_games > 0;
     if (!progress.has("gate") || (played && !progress.has("arena_prev"))) {
       const auto start = std::chrono::steady_clock::now();
-      const GateOutcome o = gate_candidate(game, config, run_dir, g, current);
+      const GateOutcome o = gate_candidate(run, g, current);
       progress.set("gate", {o.promote ? 1.0 : 0.0, o.result.llr, double(int(o.result.sprt_result))});
       if (played) record("arena_prev", o.result, start);
     }
     if (played) vs_prev = recorded("arena_prev");
     const std::vector<double> v = progress.numbers("gate");
     check(v.size() == 3, "progress of generation " + std::to_string(g) + ": 'gate' is malformed");
-    vs_prev.sprt = gate_sprt(config.loop);
+    vs_prev.sprt = gate_sprt(run.config.loop);
     vs_prev.llr = v[1];
     vs_prev.sprt_result = SprtResult(int(v[2]));
     return v[0] != 0.0;
@@ -198,53 +188,60 @@ struct GenerationRun {
 
 }  // namespace
 
-void run_loop(const RunConfig& config, const std::string& run_dir, std::ostream& log) {
-  const Game& game = game_by_id(config.variant);
-  const FolderLock lock(run_dir, "run folder");
-  prepare_loop_matches(game, config, run_dir);
-  prepare_run_dir(config, run_dir);
-  const std::string metrics = (fs::path(run_dir) / "metrics.csv").string();
-  if (!fs::exists(model_path(run_dir, 0))) {
-    Trainer fresh(game, config, "");
-    fresh.save(model_path(run_dir, 0), 0);
-  }
-  if (!fs::exists(metrics)) write_text_file(metrics, std::string(kMetricsColumns) + "\n");
-  const auto rows = read_metrics(metrics);
+void run_loop(const RunContext& run) {
+  const RunConfig& config = run.config;
+  const RunFolder& folder = run.folder;
+  std::ostream& log = run.log;
+  const FolderLock lock = folder.lock();
+  prepare_loop_matches(run);
+  folder.prepare(config);
+  save_fresh_model(run);
+  folder.start_metrics();
+  const std::vector<MetricsRow> rows = folder.read_metrics();
   int generation = int(rows.size());  // completed generations
-  int current = rows.empty() ? 0 : std::stoi(rows.back()[20]);
-  log << "run " << run_dir << ": variant " << config.variant << ", " << generation
+  int current = rows.empty() ? 0 : rows.back().current_model;
+  log << "run " << folder.dir() << ": variant " << config.variant << ", " << generation
       << " generations done, current model gen-" << current << std::endl;
   // A kill may have come between the last row and its ratings or curve.
-  if (!rows.empty()) draw_curve(run_dir, generation, refit_ratings(config, run_dir, log), log);
+  if (!rows.empty()) draw_curve(run, generation, refit_ratings(run));
 
   const LoopConfig& loop = config.loop;
   while (loop.generations == 0 || generation < loop.generations) {
     const int g = generation + 1;
-    GenerationRun run{game, config, run_dir, log, g, current, GenerationProgress(run_dir, g)};
-    run.selfplay();
-    run.train();
+    GenerationRun step{run, g, current, GenerationProgress(folder, g)};
+    step.selfplay();
+    step.train();
     // Matches: the gate's against the current model, then generation 0, the baseline and the anchors.
     ArenaResult vs_prev;
-    const bool promote = run.gate(vs_prev);
-    const std::vector<LoopMatch> matches = measuring_matches(config, run_dir);
+    const bool promote = step.gate(vs_prev);
+    const std::vector<LoopMatch> matches = measuring_matches(run);
     std::vector<ArenaResult> results;
-    for (const LoopMatch& m : matches) results.push_back(run.arena(m));
+    for (const LoopMatch& m : matches) results.push_back(step.arena(m));
     if (promote) current = g;
 
     // One row of metrics (the generation's commit), then the ratings and the curve.
-    const std::vector<double> sp = run.progress.numbers("selfplay"), tr = run.progress.numbers("train");
-    double seconds = sp.back() + tr.back();
-    if (run.progress.has("arena_prev")) seconds += run.progress.numbers("arena_prev").back();
+    const GenerationProgress& progress = step.progress;
+    const std::vector<double> sp = progress.numbers("selfplay"), tr = progress.numbers("train");
+    MetricsRow row;
+    row.generation = g;
+    row.games = int64_t(sp[0]), row.positions = int64_t(sp[1]);
+    row.selfplay_pos_per_s = sp[2], row.selfplay_evals_per_s = sp[3], row.mean_batch = sp[4], row.cache_hit_rate = sp[5];
+    row.train_steps = int64_t(tr[0]);
+    row.train_samples_per_s = tr[1], row.policy_loss = tr[2], row.value_loss = tr[3];
+    row.val_policy_top1 = tr[4], row.val_value_mse = tr[5];
+    put_match(vs_prev, row.score_vs_prev, row.elo_vs_prev);
+    put_match(results[0], row.score_vs_gen0, row.elo_vs_gen0);
+    put_match(results[1], row.score_vs_baseline, row.elo_vs_baseline);
+    row.promoted = promote;
+    row.current_model = current;
+    row.seconds = sp.back() + tr.back();
+    if (progress.has("arena_prev")) row.seconds += progress.numbers("arena_prev").back();
     for (const LoopMatch& m : matches)
-      if (run.progress.has(m.key)) seconds += run.progress.numbers(m.key).back();
-    std::ostringstream row;
-    row << g << "," << int64_t(sp[0]) << "," << int64_t(sp[1]) << "," << sp[2] << "," << sp[3] << "," << sp[4] << ","
-        << sp[5] << "," << int64_t(tr[0]) << "," << tr[1] << "," << tr[2] << "," << tr[3] << "," << tr[4] << "," << tr[5] << ","
-        << cells(vs_prev) << "," << cells(results[0]) << "," << cells(results[1]) << "," << (promote ? 1 : 0) << ","
-        << current << "," << seconds;
-    append_metrics_row(metrics, row.str());
-    const RatingsTable ratings = refit_ratings(config, run_dir, log);
-    draw_curve(run_dir, g, ratings, log);
+      if (progress.has(m.key)) row.seconds += progress.numbers(m.key).back();
+    const double seconds = row.seconds;
+    folder.append_metrics(row);
+    const RatingsTable ratings = refit_ratings(run);
+    draw_curve(run, g, ratings);
     release_free_memory();
 
     const auto summary = [](const ArenaResult& r) { return r.games > 0 ? r.summary() : std::string("not played"); };

@@ -11,6 +11,7 @@
 
 #include "selfplay/selfplay.h"
 #include "training/run_config.h"
+#include "training/run_dir.h"
 
 namespace vzero {
 
@@ -20,7 +21,8 @@ namespace vzero {
 // the ids and, without bootstrap, the evaluator.
 SelfplayJob generation_job(const Game& game, const RunConfig& config, int current, bool bootstrap);
 
-// Runs config.loop.generations generations (0: until killed) in run_dir; progress goes to log.
-void run_loop(const RunConfig& config, const std::string& run_dir, std::ostream& log);
+// Runs config.loop.generations generations (0: until killed) in the run's
+// folder, holding its lock, going on where it stopped; progress goes to the log.
+void run_loop(const RunContext& run);
 
 }  // namespace vzero

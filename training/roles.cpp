@@ -13,7 +13,6 @@
 #include <set>
 #include <sstream>
 
-#include "game/builtin/games.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "net/server.h"
@@ -79,16 +78,17 @@ std::string process_name() {
   return name;
 }
 
-void prepare_shared_run_dir(const RunConfig& config, const std::string& dir) {
-  const fs::path d(dir);
-  for (const char* sub : {"shards", "models", "game-ids"}) fs::create_directories(d / sub);
-  const std::string cfg = (d / "config.toml").string();
-  if (!fs::exists(cfg)) publish_text(cfg, config.resolved);
-  if (role_identity(read_text_file(cfg)) != role_identity(config.resolved))
-    throw Error("run folder '" + dir + "' holds a run of another config (" + cfg +
+void prepare_shared_run_dir(const RunContext& run) {
+  const RunFolder& folder = run.folder;
+  for (const std::string& sub : {folder.shards_dir(), folder.models_dir(), folder.game_ids_dir()})
+    fs::create_directories(sub);
+  const std::string cfg = folder.config_path();
+  if (!fs::exists(cfg)) publish_text(cfg, run.config.resolved);
+  if (role_identity(read_text_file(cfg)) != role_identity(run.config.resolved))
+    throw Error("run folder '" + folder.dir() + "' holds a run of another config (" + cfg +
                 "); use a new folder or the same config");
   const auto now = fs::file_time_type::clock::now();
-  for (const auto& entry : fs::directory_iterator(d / "shards")) {
+  for (const auto& entry : fs::directory_iterator(folder.shards_dir())) {
     const std::string name = entry.path().filename().string();
     std::error_code ec;
     const auto written = fs::last_write_time(entry.path(), ec);
@@ -97,23 +97,12 @@ void prepare_shared_run_dir(const RunConfig& config, const std::string& dir) {
   }
 }
 
-int current_generation(const std::string& dir) {
-  const std::string path = (fs::path(dir) / "models" / "current.txt").string();
-  if (!fs::exists(path)) return 0;
-  std::istringstream in(read_text_file(path));
-  std::string word;
-  int g = -1;
-  if (!(in >> word >> g) || word != "generation" || g < 0)
-    throw Error("'" + path + "' is malformed (expected 'generation N')");
-  return g;
+bool stop_requested(const RunFolder& folder, const RoleOptions& options) {
+  return (options.signal && options.signal->load()) || fs::exists(folder.stop_path());
 }
 
-bool stop_requested(const std::string& dir, const RoleOptions& options) {
-  return (options.signal && options.signal->load()) || fs::exists(fs::path(dir) / "stop");
-}
-
-int64_t reserve_game_block(const std::string& dir, const std::string& owner) {
-  const fs::path ids = fs::path(dir) / "game-ids";
+int64_t reserve_game_block(const RunFolder& folder, const std::string& owner) {
+  const fs::path ids = folder.game_ids_dir();
   fs::create_directories(ids);
   int64_t n = 0;  // after every block reserved so far
   for (const auto& entry : fs::directory_iterator(ids)) {
@@ -137,28 +126,30 @@ int64_t reserve_game_block(const std::string& dir, const std::string& owner) {
   }
 }
 
-void run_worker(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options) {
-  const Game& game = game_by_id(config.variant);
-  prepare_shared_run_dir(config, dir);
-  const std::string name = process_name(), shards = (fs::path(dir) / "shards").string();
+void run_worker(const RunContext& run, const RoleOptions& options) {
+  const RunConfig& config = run.config;
+  const RunFolder& folder = run.folder;
+  std::ostream& log = run.log;
+  prepare_shared_run_dir(run);
+  const std::string name = process_name(), shards = folder.shards_dir();
   const std::string owner = name + " pid " + std::to_string(::getpid());
   const int block_size = config.selfplay.games_per_shard;
   std::unique_ptr<InferenceServer> server;
   int served = -1;
   std::set<std::string> mine;  // the shards written so far
   int64_t played = 0;
-  log << "worker " << name << " pid " << ::getpid() << " in " << dir << std::endl;
-  while (!stop_requested(dir, options) && (options.max_games == 0 || played < options.max_games)) {
-    const int current = current_generation(dir);
+  log << "worker " << name << " pid " << ::getpid() << " in " << folder.dir() << std::endl;
+  while (!stop_requested(folder, options) && (options.max_games == 0 || played < options.max_games)) {
+    const int current = folder.read_current();
     if (current != served) {
       server.reset();
-      if (current > 0) server = std::make_unique<InferenceServer>(game, config.inference, model_path(dir, current));
+      if (current > 0) server = std::make_unique<InferenceServer>(run.game, config.inference, folder.model_path(current));
       served = current;
       log << "worker " << name << " plays with " << (current > 0 ? "gen-" + std::to_string(current) : "the bootstrap evaluator")
           << std::endl;
     }
-    const int64_t block = reserve_game_block(dir, owner);
-    SelfplayJob job = generation_job(game, config, current, current == 0);
+    const int64_t block = reserve_game_block(folder, owner);
+    SelfplayJob job = generation_job(run.game, config, current, current == 0);
     if (server) job.evaluator = server.get();
     job.out_dir = shards;
     job.file_prefix = "w-" + name;
@@ -170,7 +161,7 @@ void run_worker(const RunConfig& config, const std::string& dir, std::ostream& l
     job.progress_seconds = options.poll_seconds;
     job.progress = [&](const SelfplayStats&) {
       try {
-        if (stop_requested(dir, options) || current_generation(dir) != current) cut = true;
+        if (stop_requested(folder, options) || folder.read_current() != current) cut = true;
       } catch (const Error&) {
         // A malformed current.txt: the next block reports it.
       }

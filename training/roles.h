@@ -2,7 +2,8 @@
 // The loop's three roles as separate processes over one shared run folder,
 // on any number of hosts: self-play workers, a trainer (one process, or the
 // ranks of a distributed training) and a gate. They meet only through files
-// (training/README.md, "Roles over a shared run folder"):
+// (training/README.md, "Roles over a shared run folder"; RunFolder in
+// training/run_dir.h spells each path):
 //   config.toml            the resolved config; every role checks it is its own
 //   game-ids/<n>           block n of game ids, reserved by one worker (exclusive create)
 //   shards/w-<host>-<random>-<pid>-<counter>.h5   the workers' shards (renamed when complete)
@@ -18,6 +19,7 @@
 #include <string>
 
 #include "training/run_config.h"
+#include "training/run_dir.h"
 
 namespace vzero {
 
@@ -34,26 +36,22 @@ struct RoleOptions {
   MatchGroup* match_group = nullptr;  // the gate's ranks (MPI; null: one process)
 };
 
-// Makes dir a shared run folder of config: creates its folders, writes
+// Makes the run's folder a shared run folder of its config: creates its folders, writes
 // config.toml (under a name of this process, then renamed) or checks that it
 // holds config's run (throws Error otherwise; the settings of where and how
 // fast a role runs may differ: device, [selfplay] parallel_games, [inference]
 // batching, workers, threads and cache, [train] threads), and removes
 // workers' temporary shards left for more than ten minutes (by killed workers).
-void prepare_shared_run_dir(const RunConfig& config, const std::string& dir);
+void prepare_shared_run_dir(const RunContext& run);
 
-// The promoted model: the generation in <dir>/models/current.txt, 0 when absent
-// (throws Error when the file is malformed).
-int current_generation(const std::string& dir);
-
-// Whether the role should stop: its signal is set, or <dir>/stop exists.
-bool stop_requested(const std::string& dir, const RoleOptions& options);
+// Whether the role should stop: its signal is set, or the folder's stop file exists.
+bool stop_requested(const RunFolder& folder, const RoleOptions& options);
 
 // Reserves the lowest free block of game ids (block n: ids kWorkerGameIds + n * size
-// up to size of them) by creating <dir>/game-ids/<n> exclusively, with owner
+// up to size of them) by creating game-ids/<n> in the folder exclusively, with owner
 // written in it; returns n. Two processes never get the same block, on any
 // file system whose exclusive create is atomic (local, NFSv3+, Lustre, GPFS).
-int64_t reserve_game_block(const std::string& dir, const std::string& owner);
+int64_t reserve_game_block(const RunFolder& folder, const std::string& owner);
 // The first game id of workers' blocks (above the loop's generation * 1e8 + index ids).
 constexpr int64_t kWorkerGameIds = 1000000000000;
 
@@ -66,7 +64,7 @@ std::string process_name();
 // selfplay.games_per_shard games at a time into one shard, takes up a newly
 // promoted model at once (games in play finish), until stopped. A kill loses
 // at most the games of the shard in progress. Progress and each shard go to log.
-void run_worker(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options);
+void run_worker(const RunContext& run, const RoleOptions& options);
 
 // Trainer: writes gen-000 when absent, then trains candidate g once the
 // shards hold the games of g generations (loop.bootstrap_games or
@@ -74,7 +72,7 @@ void run_worker(const RunConfig& config, const std::string& dir, std::ostream& l
 // train.sample_reuse (or train.steps), and writes it as gen-g; stops after
 // loop.generations candidates (0: never) or when stopped. Resumes exactly
 // when restarted. With ranks, rank 0 decides and writes, and every rank trains.
-void run_trainer(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options);
+void run_trainer(const RunContext& run, const RoleOptions& options);
 
 // Gate: judges each candidate in turn (the oldest not yet gated) against the
 // promoted model with gate_candidate (training/gate.h: loop.gate, the run's
@@ -83,6 +81,6 @@ void run_trainer(const RunConfig& config, const std::string& dir, std::ostream& 
 // refits ratings.csv; after loop.generations, writes the stop file. With
 // ranks (options.match_group), rank 0 reads and writes the folder and
 // decides, and every rank plays its share of each match.
-void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options);
+void run_gate(const RunContext& run, const RoleOptions& options);
 
 }  // namespace vzero

@@ -8,7 +8,6 @@
 #include <sstream>
 #include <thread>
 
-#include "game/builtin/games.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "match/match_group.h"
@@ -51,105 +50,43 @@ class ShardTally {
   std::map<std::string, ShardCounts> seen_;
 };
 
-// The trainer's record (models/trainer.txt): its last candidate and the samples there were then.
-struct TrainerRecord {
-  int generation = 0;
-  int64_t positions = 0;
-};
-
-TrainerRecord read_trainer_record(const std::string& path) {
-  TrainerRecord r;
-  if (!fs::exists(path)) return r;
-  std::istringstream in(read_text_file(path));
-  std::string g, p;
-  if (!(in >> g >> r.generation >> p >> r.positions) || g != "generation" || p != "positions" || r.generation < 0)
-    throw Error("'" + path + "' is malformed (expected 'generation G positions P')");
-  return r;
-}
-
 // The games the shards must hold before candidate g is trained: the first generation's, then selfplay.games more each.
 int64_t games_before(const RunConfig& config, int g) {
   const int64_t first = config.loop.bootstrap_games > 0 ? config.loop.bootstrap_games : config.selfplay.games;
   return first + int64_t(g - 1) * config.selfplay.games;
 }
 
-// The generations of the checkpoints gen-NNN.pt in dir/models, ascending.
-std::vector<int> candidates(const std::string& dir) {
-  std::vector<int> out;
-  for (const auto& entry : fs::directory_iterator(fs::path(dir) / "models")) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() >= 10 && name.rfind("gen-", 0) == 0 && name.substr(name.size() - 3) == ".pt" &&
-        name.find_first_not_of("0123456789", 4) == name.size() - 3)
-      out.push_back(std::stoi(name.substr(4, name.size() - 7)));
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// The header of gating.csv.
-constexpr const char* kGatingColumns = "generation,games,wins,draws,losses,score,elo,margin,promoted,current_model,seconds";
-
-// The gate's record: the generations gated, in order, and the promoted model after each.
-struct GatingRecord {
-  std::vector<int> gated;
-  int current = 0;
-};
-
-GatingRecord read_gating(const std::string& path) {
-  GatingRecord r;
-  if (!fs::exists(path)) return r;
-  std::istringstream in(read_text_file(path));
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    const std::string where = "'" + path + "' line " + std::to_string(n) + ": ";
-    if (n == 1) {
-      check(line == kGatingColumns, where + "not the gating header of this version of vzero");
-      continue;
-    }
-    std::vector<std::string> cells;
-    std::stringstream s(line);
-    for (std::string cell; std::getline(s, cell, ',');) cells.push_back(cell);
-    check(cells.size() == 11 && !cells[0].empty() && !cells[9].empty() &&
-              cells[0].find_first_not_of("0123456789") == std::string::npos &&
-              cells[9].find_first_not_of("0123456789") == std::string::npos,
-          where + "malformed row");
-    r.gated.push_back(std::stoi(cells[0]));
-    r.current = std::stoi(cells[9]);
-  }
-  return r;
-}
-
-void write_current(const std::string& dir, int generation) {
-  write_text_file((fs::path(dir) / "models" / "current.txt").string(),
-                  "generation " + std::to_string(generation) + "\n");
+// Prepares the shared run folder and takes the lock of a role ("trainer", "gate") in it.
+std::unique_ptr<FolderLock> take_role(const RunContext& run, const std::string& role) {
+  prepare_shared_run_dir(run);
+  return std::make_unique<FolderLock>(run.folder.role_dir(role), "the " + role + " of");
 }
 
 }  // namespace
 
-void run_trainer(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options) {
-  const Game& game = game_by_id(config.variant);
+void run_trainer(const RunContext& run, const RoleOptions& options) {
+  const RunConfig& config = run.config;
+  const RunFolder& folder = run.folder;
+  std::ostream& log = run.log;
   ProcessGroup* group = options.group;
   const bool lead = !group || group->rank() == 0;
-  const std::string record_path = (fs::path(dir) / "models" / "trainer.txt").string();
-  const std::string shards = (fs::path(dir) / "shards").string();
   std::unique_ptr<FolderLock> lock;
   if (lead) {
-    prepare_shared_run_dir(config, dir);
-    lock = std::make_unique<FolderLock>((fs::path(dir) / "roles" / "trainer").string(), "the trainer of");
-    if (!fs::exists(model_path(dir, 0))) Trainer(game, config, "").save(model_path(dir, 0), 0);
-    log << "trainer in " << dir << std::endl;
+    lock = take_role(run, "trainer");
+    save_fresh_model(run);
+    log << "trainer in " << folder.dir() << std::endl;
   }
   ShardTally tally;
   for (;;) {
     // Rank 0 decides: "stop", "wait", or "train G NEW TOTAL" (new and total samples).
     std::string decision = "wait";
     if (lead) {
-      const TrainerRecord last = read_trainer_record(record_path);
+      const TrainerRecord last = folder.read_trainer_record();
       const int g = last.generation + 1;
-      if (stop_requested(dir, options) || (config.loop.generations > 0 && g > config.loop.generations)) {
+      if (stop_requested(folder, options) || (config.loop.generations > 0 && g > config.loop.generations)) {
         decision = "stop";
       } else {
-        tally.update(shards);
+        tally.update(folder.shards_dir());
         if (tally.games >= games_before(config, g))
           decision = "train " + std::to_string(g) + " " + std::to_string(tally.samples - last.positions) + " " +
                      std::to_string(tally.samples);
@@ -169,11 +106,11 @@ void run_trainer(const RunConfig& config, const std::string& dir, std::ostream& 
     request.group = group;
     request.prepared = true;
     const auto start = std::chrono::steady_clock::now();
-    run_training(config, dir, log, request);
+    run_training(run, request);
     if (!lead) continue;
     const int g = request.generation;
-    Trainer(game, config, (fs::path(dir) / "models" / "train.pt").string()).save(model_path(dir, g), g);
-    write_text_file(record_path, "generation " + std::to_string(g) + " positions " + std::to_string(total) + "\n");
+    save_candidate(run, g);
+    folder.write_trainer_record(TrainerRecord{g, total});
     log << "trainer candidate gen-" << g << " after " << tally.games << " games, " << request.new_positions
         << " new samples, "
         << int(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) << " s" << std::endl;
@@ -187,52 +124,51 @@ namespace {
 // after its gate: generation 0, the baseline, the anchors; then refits
 // ratings.csv and draws curve.png. Every rank of the group calls it; rank 0
 // logs and writes.
-void measure_generation(const Game& game, const RunConfig& config, const std::string& dir, int g,
-                        MatchGroup* group, std::ostream& log) {
+void measure_generation(const RunContext& run, int g, MatchGroup* group) {
   std::string line;
-  for (const LoopMatch& m : measuring_matches(config, dir)) {
+  for (const LoopMatch& m : measuring_matches(run)) {
     if (m.games <= 0) continue;
-    const ArenaResult r = play_loop_match(game, config, dir, g, m, group);
+    const ArenaResult r = play_loop_match(run, g, m, group);
     line += (line.empty() ? "gate gen-" + std::to_string(g) + " vs " : std::string(" | vs ")) +
             m.opponent_name + " " + r.summary();
   }
   if (group && group->rank() != 0) return;
-  if (!line.empty()) log << line << std::endl;
-  draw_curve(dir, g, refit_ratings(config, dir, log), log);
+  if (!line.empty()) run.log << line << std::endl;
+  draw_curve(run, g, refit_ratings(run));
 }
 
 }  // namespace
 
-void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log, const RoleOptions& options) {
-  const Game& game = game_by_id(config.variant);
+void run_gate(const RunContext& run, const RoleOptions& options) {
+  const RunConfig& config = run.config;
+  const RunFolder& folder = run.folder;
+  std::ostream& log = run.log;
   MatchGroup* group = options.match_group;
   const bool lead = !group || group->rank() == 0;
-  prepare_loop_matches(game, config, dir);
-  const std::string path = (fs::path(dir) / "gating.csv").string();
+  prepare_loop_matches(run);
   std::unique_ptr<FolderLock> lock;
   GatingRecord record;
   if (lead) {
-    prepare_shared_run_dir(config, dir);
-    lock = std::make_unique<FolderLock>((fs::path(dir) / "roles" / "gate").string(), "the gate of");
-    record = read_gating(path);
+    lock = take_role(run, "gate");
+    record = folder.read_gating();
     // The record decides: a gate killed after its row but before current.txt catches up here.
-    if (current_generation(dir) != record.current) write_current(dir, record.current);
-    log << "gate in " << dir << ": " << record.gated.size() << " candidates gated, current model gen-"
+    if (folder.read_current() != record.current) folder.write_current(record.current);
+    log << "gate in " << folder.dir() << ": " << record.gated.size() << " candidates gated, current model gen-"
         << record.current << (group ? ", " + std::to_string(group->size()) + " ranks" : std::string()) << std::endl;
   }
-  // Rank 0 keeps the run's openings (<dir>/openings.txt) before any rank reads them.
-  if (lead) loop_openings(game, config, dir);
+  // Rank 0 keeps the run's openings (openings.txt) before any rank reads them.
+  if (lead) loop_openings(run);
   // A gate killed during the last candidate's measuring matches finishes them first.
   std::string last_gated = lead && !record.gated.empty() ? std::to_string(record.gated.back()) : "0";
   if (group) last_gated = broadcast_text(*group, last_gated);
   register_net_players(config.inference);
-  if (last_gated != "0") measure_generation(game, config, dir, std::stoi(last_gated), group, log);
+  if (last_gated != "0") measure_generation(run, std::stoi(last_gated), group);
   for (bool first = true;; first = false) {
     // Rank 0 decides: "stop", "wait", or "gate G CURRENT".
     std::string decision = "stop";
-    if (lead && !stop_requested(dir, options) && (first || options.follow)) {
+    if (lead && !stop_requested(folder, options) && (first || options.follow)) {
       const int last = record.gated.empty() ? 0 : record.gated.back();
-      const std::vector<int> all = candidates(dir);
+      const std::vector<int> all = folder.model_generations();
       const auto next = std::upper_bound(all.begin(), all.end(), last);
       if (next != all.end())
         decision = "gate " + std::to_string(*next) + " " + std::to_string(record.current);
@@ -252,18 +188,16 @@ void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log
     int g = 0, current = 0;
     in >> word >> g >> current;
     const auto start = std::chrono::steady_clock::now();
-    const GateOutcome outcome = gate_candidate(game, config, dir, g, current, group);  // resumes from the records
+    const GateOutcome outcome = gate_candidate(run, g, current, group);  // resumes from the records
     if (!lead) {
-      measure_generation(game, config, dir, g, group, log);
+      measure_generation(run, g, group);
       continue;
     }
     const ArenaResult& r = outcome.result;
     const bool promote = outcome.promote;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::ostringstream row;
-    row << g << "," << r.games << "," << r.wins << "," << r.draws << "," << r.losses << "," << r.score << "," << r.elo
-        << "," << r.margin << "," << (promote ? 1 : 0) << "," << (promote ? g : current) << "," << seconds;
-    write_text_file(path, (fs::exists(path) ? read_text_file(path) : std::string(kGatingColumns) + "\n") + row.str() + "\n");
+    folder.append_gating(GatingRow{g, r.games, r.wins, r.draws, r.losses, r.score, r.elo, r.margin, promote,
+                                   promote ? g : current, seconds});
     log << "gate gen-" << g << " vs gen-" << current << " "
         << (r.games > 0 ? r.summary() : std::string("not played"));
     if (r.sprt && r.games > 0) log << " " << sprt_line(*r.sprt, r.llr, r.sprt_result);
@@ -271,15 +205,15 @@ void run_gate(const RunConfig& config, const std::string& dir, std::ostream& log
     record.gated.push_back(g);
     if (promote) {
       record.current = g;
-      write_current(dir, g);
+      folder.write_current(g);
     }
     if (config.loop.generations > 0 && g >= config.loop.generations) {
-      write_text_file((fs::path(dir) / "stop").string(),
+      write_text_file(folder.stop_path(),
                       "finished: generation " + std::to_string(g) + " gated (remove this file to go on)\n");
-      log << "gate: generation " << g << " was the last; wrote " << dir << "/stop" << std::endl;
+      log << "gate: generation " << g << " was the last; wrote " << folder.stop_path() << std::endl;
     }
     // After the verdict, so that the workers take up a promoted model at once.
-    measure_generation(game, config, dir, g, group, log);
+    measure_generation(run, g, group);
   }
   if (lead) log << "gate stops" << std::endl;
 }

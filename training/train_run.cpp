@@ -7,7 +7,6 @@
 #include <ostream>
 #include <sstream>
 
-#include "game/builtin/games.h"
 #include "util/error.h"
 #include "selfplay/shard.h"
 #include "training/distributed.h"
@@ -18,58 +17,36 @@ namespace vzero {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-// The training a target file fixes: for which generation (0: `vzero train`) and up to which step.
-struct TrainTarget {
-  int generation = -1;  // -1: no target yet
-  int64_t step = 0;
-};
-
-TrainTarget read_target(const std::string& path) {
-  TrainTarget t;
-  if (!fs::exists(path)) return t;
-  std::istringstream in(read_text_file(path));
-  std::string g, s;
-  if (!(in >> g >> t.generation >> s >> t.step) || g != "generation" || s != "target" || t.generation < 0 ||
-      t.step < 0)
-    throw Error("'" + path + "' is malformed (expected 'generation G target STEP')");
-  return t;
-}
-
-}  // namespace
-
-TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, std::ostream& log,
-                          const TrainRequest& request) {
+TrainOutcome run_training(const RunContext& run, const TrainRequest& request) {
+  const RunConfig& config = run.config;
+  const RunFolder& folder = run.folder;
   const int generation = request.generation;
   ProcessGroup* group = request.group;
   const bool lead = !group || group->rank() == 0;  // rank 0 reads, decides and writes for all
-  const Game& game = game_by_id(config.variant);
-  const fs::path dir(run_dir);
-  if (lead && !request.prepared) prepare_run_dir(config, run_dir);
+  const Game& game = run.game;
+  if (lead && !request.prepared) folder.prepare(config);
   if (group) group->barrier();
-  const fs::path train = dir / "models" / "train.pt";
-  const std::string target_file = (dir / "models" / "train-target.txt").string();
-  Trainer trainer(game, config, fs::exists(train) ? train.string() : "", group);
+  const std::string train = folder.train_model_path();
+  Trainer trainer(game, config, fs::exists(train) ? train : "", group);
   // The window: rank 0's list of shards, so that every rank sees the same samples.
   std::string shard_list;
-  for (const std::string& path : list_shards((dir / "shards").string())) shard_list += path + "\n";
+  for (const std::string& path : list_shards(folder.shards_dir())) shard_list += path + "\n";
   std::istringstream listed(group ? group->broadcast_text(shard_list) : shard_list);
   std::vector<std::string> shards;
   int64_t positions = 0;
   for (std::string path; std::getline(listed, path);) shards.push_back(path);
   if (config.train.window_growth)
     for (const std::string& path : shards) positions += read_shard_counts(path).samples;
-  if (shards.empty()) throw Error("no training samples in '" + (dir / "shards").string() + "'");
+  if (shards.empty()) throw Error("no training samples in '" + folder.shards_dir() + "'");
   const ReplayWindow window = load_window(game, shards, window_size(config.train, positions),
                                           config.train.holdout_fraction, config.train.bootstrap_share);
   // The target step is fixed when a training starts, so that a restart finishes
   // the same training; a generation of the loop trains once, however often it restarts.
-  TrainTarget target = lead ? read_target(target_file) : TrainTarget{};
+  TrainTarget target = lead ? folder.read_train_target() : TrainTarget{};
   const bool resume = generation > 0 ? target.generation == generation
                                      : target.generation == 0 && target.step > trainer.step();
   if (lead && resume && target.step < trainer.step())
-    throw Error("'" + target_file + "' names step " + std::to_string(target.step) + " but the trainer is at step " +
+    throw Error("'" + folder.train_target_path() + "' names step " + std::to_string(target.step) + " but the trainer is at step " +
                 std::to_string(trainer.step()));
   if (lead && !resume) {
     const double fresh = request.new_positions > 0 ? double(request.new_positions) : double(window.train.size());
@@ -77,12 +54,11 @@ TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, s
                           ? config.train.steps
                           : std::max(1, int(config.train.sample_reuse * fresh / config.train.batch_size));
     target = TrainTarget{generation, trainer.step() + steps};
-    write_text_file(target_file,
-                    "generation " + std::to_string(generation) + " target " + std::to_string(target.step) + "\n");
+    folder.write_train_target(target);
   }
   if (group) target.step = std::stoll(group->broadcast_text(std::to_string(target.step)));
   TrainOutcome out;
-  const TrainReport& r = out.report = trainer.train(window, int(target.step - trainer.step()), train.string(), 50, request.saved);
+  const TrainReport& r = out.report = trainer.train(window, int(target.step - trainer.step()), train, 50, request.saved);
   if (!lead) {
     group->barrier();  // rank 0 validates and saves
     return out;
@@ -90,7 +66,7 @@ TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, s
   // Validated before the save, so that only a kill in the instant between the
   // save and the caller's record of the outcome leaves it unknown.
   const Validation& v = out.validation = trainer.validate(window.validation);
-  trainer.save(train.string(), 0);
+  trainer.save(train, 0);
   std::ostringstream line;
   line << "train step " << r.step << " steps " << r.steps << " samples " << window.train.size() << " shards "
        << window.shards << std::setprecision(9) << " policy_loss " << r.policy_loss << " value_loss " << r.value_loss
@@ -100,9 +76,17 @@ TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, s
   line << std::setprecision(12) << " checksum " << trainer.checksum();
   if (group) line << " ranks " << group->world();
   out.line = line.str();
-  log << out.line << std::endl;
+  run.log << out.line << std::endl;
   if (group) group->barrier();
   return out;
+}
+
+void save_candidate(const RunContext& run, int generation) {
+  Trainer(run.game, run.config, run.folder.train_model_path()).save(run.folder.model_path(generation), generation);
+}
+
+void save_fresh_model(const RunContext& run) {
+  if (!fs::exists(run.folder.model_path(0))) Trainer(run.game, run.config, "").save(run.folder.model_path(0), 0);
 }
 
 }  // namespace vzero

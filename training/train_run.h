@@ -8,6 +8,7 @@
 #include <string>
 
 #include "training/run_config.h"
+#include "training/run_dir.h"
 #include "training/trainer.h"
 
 namespace vzero {
@@ -34,10 +35,14 @@ struct TrainRequest {
   bool prepared = false;  // the caller prepared the run folder (shared by several processes: no clean-up)
 };
 
-// Trains the model of run_dir/models/train.pt (or a fresh one) on run_dir/shards,
-// resuming an interrupted training exactly. Steps: train.steps if set, else
-// sample_reuse * new_positions / batch_size.
-TrainOutcome run_training(const RunConfig& config, const std::string& run_dir, std::ostream& log,
-                          const TrainRequest& request = {});
+// Trains the run folder's models/train.pt (or a fresh model) on its shards,
+// resuming an interrupted training exactly; the summary line goes to the log.
+// Steps: train.steps if set, else sample_reuse * new_positions / batch_size.
+TrainOutcome run_training(const RunContext& run, const TrainRequest& request = {});
+
+// Saves the continuous trainer (models/train.pt) as the checkpoint of generation g (models/gen-NNN.pt).
+void save_candidate(const RunContext& run, int generation);
+// Writes models/gen-000.pt, the fresh model of [model] seeded by the run's seed, when the folder has none.
+void save_fresh_model(const RunContext& run);
 
 }  // namespace vzero
