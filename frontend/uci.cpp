@@ -6,16 +6,12 @@
 #include <sstream>
 
 #include "game/builtin/games.h"
+#include "game/fen_text.h"
 #include "util/error.h"
 
 namespace vzero {
 
-std::vector<std::string> uci_words(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  return words;
-}
+std::vector<std::string> uci_words(const std::string& line) { return fen_fields(line); }  // the same split
 
 std::string ascii_lower(std::string s) {
   for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));

@@ -57,13 +57,25 @@ void apply_search_options(SpecOptions& options, SearchConfig& config) {
 
 namespace {
 
-std::mutex& registry_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::map<std::string, PlayerMaker>& registry() {
-  static std::map<std::string, PlayerMaker> kinds;
+// The registered kinds; holds the built-in ones from its construction on.
+struct PlayerRegistry {
+  std::mutex mutex;
+  std::map<std::string, PlayerMaker> makers;
+  PlayerRegistry() {
+    for (PlayerKind kind : {random_player_kind(), search_player_kind(), uci_player_kind()})
+      makers[kind.name] = std::move(kind.maker);
+  }
+};
+
+// The one registry, built (with the built-in kinds) on first use; C++ makes that thread-safe.
+PlayerRegistry& registry() {
+  static PlayerRegistry kinds;
   return kinds;
+}
+
+std::unique_ptr<Player> make_random_player(SpecOptions& options, const PlayerContext& ctx) {
+  if (!options.items.empty()) throw Error("player 'random' takes no options");
+  return std::make_unique<RandomPlayer>(ctx.seed);
 }
 
 std::unique_ptr<Player> make_search_player(SpecOptions& options, const PlayerContext& ctx) {
@@ -75,28 +87,26 @@ std::unique_ptr<Player> make_search_player(SpecOptions& options, const PlayerCon
 
 }  // namespace
 
+PlayerKind random_player_kind() { return {"random", make_random_player}; }
+
+PlayerKind search_player_kind() { return {"mcts", make_search_player}; }
+
 void register_player_kind(const std::string& kind, PlayerMaker maker) {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  registry()[kind] = std::move(maker);
+  PlayerRegistry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.makers[kind] = std::move(maker);
 }
 
 std::unique_ptr<Player> make_player(const std::string& spec, const PlayerContext& ctx) {
   const size_t colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
   SpecOptions options = parse_spec_options(colon == std::string::npos ? "" : spec.substr(colon + 1));
-  if (kind == "random") {
-    if (!options.items.empty()) throw Error("player 'random' takes no options");
-    return std::make_unique<RandomPlayer>(ctx.seed);
-  }
   PlayerMaker maker;
-  if (kind == "mcts") {
-    maker = make_search_player;
-  } else if (kind == "uci") {
-    maker = make_uci_player;
-  } else {
-    std::lock_guard<std::mutex> lock(registry_mutex());
-    auto it = registry().find(kind);
-    if (it == registry().end())
+  {
+    PlayerRegistry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.makers.find(kind);
+    if (it == r.makers.end())
       throw Error("unknown player '" + spec + "' (expected random, mcts:..., uci:... or a registered kind)");
     maker = it->second;
   }

@@ -82,7 +82,17 @@ struct PlayerContext {
 };
 using PlayerMaker = std::function<std::unique_ptr<Player>(SpecOptions& options, const PlayerContext& ctx)>;
 
-// Adds a player kind ("net", ...) for make_player.
+// A player kind as its file registers it: the name before ':' and its factory.
+struct PlayerKind {
+  std::string name;
+  PlayerMaker maker;
+};
+// The built-in kinds: "random" and "mcts" (here) and "uci" (uci_player.h). The
+// registry adds them once, thread-safely, on its first use.
+PlayerKind random_player_kind();
+PlayerKind search_player_kind();
+
+// Adds (or replaces) a player kind ("net", ...) for make_player.
 void register_player_kind(const std::string& kind, PlayerMaker maker);
 // The player of a spec: "random", "mcts:...", "uci:..." (uci_player.h), or a
 // registered kind (throws Error when unknown or malformed).

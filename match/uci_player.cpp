@@ -222,4 +222,6 @@ std::unique_ptr<Player> make_uci_player(SpecOptions& options, const PlayerContex
   return std::make_unique<UciPlayer>(*ctx.game, parse_uci_spec(options, *ctx.game));
 }
 
+PlayerKind uci_player_kind() { return {"uci", make_uci_player}; }
+
 }  // namespace vzero

@@ -41,5 +41,7 @@ UciSpec parse_uci_spec(SpecOptions& options, const Game& game);
 
 // The player of a uci: spec (the engine starts with each new game).
 std::unique_ptr<Player> make_uci_player(SpecOptions& options, const PlayerContext& ctx);
+// The "uci" kind, which the player registry (players.cpp) adds on first use.
+PlayerKind uci_player_kind();
 
 }  // namespace vzero

@@ -16,6 +16,7 @@
 #include "game/symmetry.h"
 #include "util/error.h"
 #include "game/zobrist.h"
+#include "util/error.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
 #include "net/spec/value_seats.h"

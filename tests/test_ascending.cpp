@@ -3,16 +3,13 @@
 
 #include "util/error.h"
 #include "game/builtin/games.h"
-#include "tests/test_util.h"
+#include "tests/rules_test_util.h"
 
-using vzero::testing::play;
-using vzero::testing::texts;
+using namespace vzero::testing;
 
 namespace {
 
-std::unique_ptr<vzero::GameState> at(const std::string& fen = "") {
-  return vzero::game_by_id("ascending").new_state(fen);
-}
+std::unique_ptr<vzero::GameState> at(const std::string& fen = "") { return state_of("ascending", fen); }
 
 }  // namespace
 
@@ -53,9 +50,7 @@ TEST_CASE("AT-2a castling rights go with the king; a pawn promotes as it capture
   auto s = at("r3k2r/8/8/8/8/8/4q3/R3K2R b KQkq - 0 1");
   play(*s, {"e2e1"});
   CHECK(s->fen() == "r3k2r/8/8/8/8/8/8/R3q2R w kq - 0 2 succession");
-  auto p = at("3k4/8/8/8/8/8/1p6/R1K5 b - - 0 1");
-  play(*p, {"b2c1n"});
-  CHECK(p->fen() == "3k4/8/8/8/8/8/8/K1n5 w - - 0 2");
+  CHECK(fen_after(at("3k4/8/8/8/8/8/1p6/R1K5 b - - 0 1"), {"b2c1n"}) == "3k4/8/8/8/8/8/8/K1n5 w - - 0 2");
 }
 
 TEST_CASE("AT-4 pawns never ascend; a promoted piece counts at once", "[ascending]") {

@@ -54,6 +54,17 @@ std::vector<ExportCase> export_cases() {
   return cases;
 }
 
+// What an export test starts from: a fresh folder named name and a small model of variant.
+struct ExportStart {
+  fs::path dir;
+  const Game& game;
+  PolicyValueNet m;
+};
+ExportStart export_start(const std::string& name, const std::string& variant) {
+  const Game& game = game_by_id(variant);
+  return {vzero::testing::temp_dir(name), game, small_model(game)};
+}
+
 nlohmann::json read_json(const fs::path& p) {
   std::ifstream f(p);
   return nlohmann::json::parse(f);
@@ -91,9 +102,7 @@ TEST_CASE("export: TorchScript gives the model's outputs for every head option",
 
 TEST_CASE("export: the ONNX sidecar maps outputs to actions and names every input channel",
           "[net][export]") {
-  const fs::path dir = vzero::testing::temp_dir("export-onnx");
-  const Game& game = game_by_id("grand");
-  PolicyValueNet m = small_model(game);
+  auto [dir, game, m] = export_start("export-onnx", "grand");
   export_onnx(m, game, (dir / "m.onnx").string(), (dir / "m.json").string());
   CHECK(fs::file_size(dir / "m.onnx") > 1000);
   const nlohmann::json j = read_json(dir / "m.json");
@@ -112,11 +121,8 @@ TEST_CASE("export: the ONNX sidecar maps outputs to actions and names every inpu
 
 TEST_CASE("export: a golden set holds the model's outputs on seeded random positions",
           "[net][export]") {
-  const fs::path dir = vzero::testing::temp_dir("export-golden");
-  const Game& game = game_by_id("attrition");
-  PolicyValueNet m = small_model(game);
-  write_golden(m, game, 20, 9, (dir / "a").string());
-  write_golden(m, game, 20, 9, (dir / "b").string());
+  auto [dir, game, m] = export_start("export-golden", "attrition");
+  for (const char* part : {"a", "b"}) write_golden(m, game, 20, 9, (dir / part).string());
   const nlohmann::json j = read_json(dir / "a" / "manifest.json");
   CHECK(j["positions"] == 20);
   CHECK(j["fens"].size() == 20);

@@ -19,6 +19,7 @@
 #include "game/zobrist.h"
 #include "search/evaluators.h"
 #include "selfplay/selfplay.h"
+#include "selfplay_test_util.h"
 #include "test_util.h"
 
 using namespace vzero;
@@ -40,16 +41,8 @@ Sample sample(float result0, float root0, int ply, int moves_left) {
 void make_shards(const fs::path& dir, int games, int generation, int64_t first_id) {
   const Game& game = game_by_id("attrition");
   RolloutEvaluator eval(1);
-  SelfplayJob job;
-  job.game = &game;
-  job.selfplay.games = games;
-  job.selfplay.parallel_games = 1;
-  job.selfplay.games_per_shard = 10;
-  job.selfplay.full_visits = 32;
-  job.selfplay.fast_visits = 8;
-  job.evaluator = &eval;
-  job.meta = shard_meta_for(game, 0, generation);
-  job.out_dir = (dir / "shards").string();
+  SelfplayJob job = vzero::testing::selfplay_job(game, eval, (dir / "shards").string(),
+                                                 vzero::testing::small_selfplay(games, 1, 10, 32, 8), generation);
   job.first_game_id = first_id;
   job.file_prefix = "gen" + std::to_string(generation);
   run_selfplay(job);

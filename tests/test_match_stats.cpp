@@ -7,6 +7,19 @@
 
 using namespace vzero;
 
+namespace {
+
+// Checks an estimate's score interval, Elo, margin and LOS against hand-computed values (to 1e-4).
+void check_by_hand(const EloEstimate& e, double score_lo, double score_hi, double elo, double margin, double los) {
+  CHECK(e.score_lo == Approx(score_lo).epsilon(1e-4));
+  CHECK(e.score_hi == Approx(score_hi).epsilon(1e-4));
+  CHECK(e.elo == Approx(elo).epsilon(1e-4));
+  CHECK(e.margin == Approx(margin).epsilon(1e-4));
+  CHECK(e.los == Approx(los).epsilon(1e-4));
+}
+
+}  // namespace
+
 TEST_CASE("stats: a trinomial sample by hand", "[stats]") {
   // W 6, D 2, L 2: mean 0.7, variance (6*0.09 + 2*0.04 + 2*0.49) / 10 = 0.16;
   // Wilson-style centre (0.7 + z^2/20) / (1 + z^2/10), half-width
@@ -20,11 +33,7 @@ TEST_CASE("stats: a trinomial sample by hand", "[stats]") {
   const EloEstimate e = estimate_trinomial(t);
   CHECK_FALSE(e.paired);
   CHECK(e.score == Approx(0.7));
-  CHECK(e.score_lo == Approx(0.41792).epsilon(1e-4));
-  CHECK(e.score_hi == Approx(0.87107).epsilon(1e-4));
-  CHECK(e.elo == Approx(147.19).epsilon(1e-4));
-  CHECK(e.margin == Approx(194.72).epsilon(1e-4));
-  CHECK(e.los == Approx(0.92135).epsilon(1e-4));
+  check_by_hand(e, 0.41792, 0.87107, 147.19, 194.72, 0.92135);
   CHECK(e.sd == Approx(0.4));
   CHECK(e.nelo == Approx(0.2 / 0.4 * 800 / std::log(10.0)).epsilon(1e-9));
 }
@@ -44,11 +53,7 @@ TEST_CASE("stats: a pentanomial sample by hand", "[stats]") {
   const EloEstimate e = estimate_pentanomial(p);
   CHECK(e.paired);
   CHECK(e.score == Approx(0.675));
-  CHECK(e.score_lo == Approx(0.45495).epsilon(1e-4));
-  CHECK(e.score_hi == Approx(0.79792).epsilon(1e-4));
-  CHECK(e.elo == Approx(126.97).epsilon(1e-4));
-  CHECK(e.margin == Approx(134.98).epsilon(1e-4));
-  CHECK(e.los == Approx(0.97390).epsilon(1e-4));
+  check_by_hand(e, 0.45495, 0.79792, 126.97, 134.98, 0.97390);
   CHECK(e.sd == Approx(std::sqrt(2 * 0.050625)));
 }
 

@@ -8,20 +8,17 @@
 #include "game/builtin/games.h"
 #include "search/evaluators.h"
 #include "search/search.h"
+#include "search_test_util.h"
 #include "test_util.h"
 #include "turns_game.h"
 
 using namespace vzero;
+using vzero::testing::search_once;
 using vzero::testing::TurnsGame;
 
 namespace {
 
-SearchConfig plain(int sims, int batch = 1) {
-  SearchConfig c;
-  c.simulations = sims;
-  c.batch = batch;
-  return c;
-}
+SearchConfig plain(int sims, int batch = 1) { return vzero::testing::search_config(sims, batch); }
 
 // Every position looks the same: +0.9 for seat 0, -0.9 for seat 1.
 class OptimistEvaluator : public Evaluator {
@@ -73,9 +70,7 @@ TEST_CASE("k in a row: a proven win three own actions deep is exact at the root"
   TurnsGame g(2, 3, 3, /*claims=*/true);
   auto s = g.new_state();
   ConstantEvaluator eval;
-  Search search(eval, plain(3000), 1);
-  search.set_root(*s);
-  const SearchResult r = search.run();
+  const SearchResult r = search_once(eval, plain(3000), 1, *s);
   CHECK(r.proven);
   CHECK(r.value[0] == 1.0f);
   CHECK(r.value[1] == -1.0f);
@@ -86,9 +81,7 @@ TEST_CASE("k in a row: a proven win three own actions deep is exact at the root"
 
 TEST_CASE("k in a row: a proven loss is never chosen, even with temperature", "[mcts][turns]") {
   TurnsGame g(2, 3, 3, /*claims=*/true);
-  auto s = g.new_state();
-  s->apply(2);
-  s->apply(1);  // a claim now loses at once
+  auto s = vzero::testing::state_after(g, {2, 1});  // a claim now loses at once
   ConstantEvaluator eval;
   SearchConfig c = plain(300);
   c.temperature = 1.0;
@@ -168,21 +161,15 @@ TEST_CASE("k in a row: root noise reshapes the root for a player acting again", 
   c.dirichlet_alpha = 0.03;  // nearly all the noise on one action
   std::set<int> favourites;
   for (uint64_t seed = 1; seed <= 12; ++seed) {
-    Search search(eval, c, seed);
-    search.set_root(*s);
-    const SearchResult r = search.run();
+    const SearchResult r = search_once(eval, c, seed, *s);
     const int most = *std::max_element(r.visits.begin(), r.visits.end());
     CHECK(most > 200);  // the noise, not the uniform prior, decides
     favourites.insert(r.best_action);
-    Search again(eval, c, seed);
-    again.set_root(*s);
-    CHECK(again.run().visits == r.visits);
+    CHECK(search_once(eval, c, seed, *s).visits == r.visits);
   }
   CHECK(favourites.size() >= 2);
   // Without noise the uniform prior spreads the visits.
-  Search quiet(eval, plain(400), 1);
-  quiet.set_root(*s);
-  const SearchResult r = quiet.run();
+  const SearchResult r = search_once(eval, plain(400), 1, *s);
   CHECK(*std::max_element(r.visits.begin(), r.visits.end()) < 200);
 }
 
@@ -215,9 +202,7 @@ TEST_CASE("k in a row with three players: one value per seat", "[mcts][turns]") 
   TurnsGame g(3, 2, 1, true);
   auto s = g.new_state();
   ConstantEvaluator eval;
-  Search search(eval, plain(2000), 1);
-  search.set_root(*s);
-  const SearchResult r = search.run();
+  const SearchResult r = search_once(eval, plain(2000), 1, *s);
   REQUIRE(r.value.size() == 3);
   // Seat 0 wins at once with 2 then claim: proven, the others share the loss.
   CHECK(r.proven);
@@ -251,9 +236,7 @@ TEST_CASE("search: seeded single-thread searches reproduce exactly", "[mcts]") {
     std::vector<std::vector<int>> runs;
     for (int rep = 0; rep < 2; ++rep) {
       RolloutEvaluator eval(42);
-      Search search(eval, c, 17);
-      search.set_root(*s);
-      runs.push_back(search.run().visits);
+      runs.push_back(search_once(eval, c, 17, *s).visits);
     }
     CHECK(runs[0] == runs[1]);
   }
@@ -266,9 +249,7 @@ std::pair<std::string, bool> best_move(const std::string& variant, const std::st
   const Game& game = game_by_id(variant);
   auto s = game.new_state(fen);
   ConstantEvaluator eval;
-  Search search(eval, plain(sims, 8), 1);
-  search.set_root(*s);
-  const SearchResult r = search.run();
+  const SearchResult r = search_once(eval, plain(sims, 8), 1, *s);
   const bool won = r.proven && r.value[r.player] == 1.0f;
   return {s->action_to_text(r.best_action), won};
 }
@@ -348,9 +329,7 @@ TEST_CASE("attrition with three players: values are per seat", "[mcts][attrition
   const Game& game = game_by_id("attrition-3p");
   auto s = game.new_state(fen);
   HeuristicEvaluator eval;
-  Search search(eval, plain(800, 8), 1);
-  search.set_root(*s);
-  const SearchResult r = search.run();
+  const SearchResult r = search_once(eval, plain(800, 8), 1, *s);
   REQUIRE(r.value.size() == 3);
   CHECK(r.value[1] < -0.9f);
   CHECK(r.value[1] < r.value[0]);

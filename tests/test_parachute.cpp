@@ -10,19 +10,13 @@
 #include "game/fairy/fairy_rules.h"
 #include "game/builtin/games.h"
 #include "game/variant.h"
-#include "tests/test_util.h"
+#include "tests/rules_test_util.h"
 
-using vzero::testing::play;
-using vzero::testing::texts;
-using vzero::testing::starting;
-using vzero::testing::has;
-using Moves = std::vector<std::string>;
+using namespace vzero::testing;
 
 namespace {
 
-std::unique_ptr<vzero::GameState> parachute(const std::string& fen = "") {
-  return vzero::game_by_id("parachute").new_state(fen);
-}
+std::unique_ptr<vzero::GameState> parachute(const std::string& fen = "") { return state_of("parachute", fen); }
 
 const Moves kAround = {"d4c3", "d4c4", "d4c5", "d4d3", "d4d5", "d4e3", "d4e4", "d4e5"};
 

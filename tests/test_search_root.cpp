@@ -9,9 +9,11 @@
 #include <set>
 
 #include "search/search.h"
+#include "search_test_util.h"
 #include "turns_game.h"
 
 using namespace vzero;
+using vzero::testing::search_once;
 using vzero::testing::TurnsGame;
 using vzero::testing::TurnsState;
 
@@ -50,12 +52,7 @@ class TotalsEvaluator : public Evaluator {
   float optimism_;
 };
 
-SearchConfig config(int sims) {
-  SearchConfig c;
-  c.simulations = sims;
-  c.batch = 4;
-  return c;
-}
+SearchConfig config(int sims) { return vzero::testing::search_config(sims, 4); }
 
 int index_of(const SearchResult& r, int action) {
   return int(std::find(r.actions.begin(), r.actions.end(), action) - r.actions.begin());
@@ -92,14 +89,10 @@ TEST_CASE("forced playouts visit every noised root child; pruning takes them out
   c.noise_fraction = 0.0;  // noise on, but the priors stay uniform: forced counts are known
   c.cpuct = 0.3;           // little exploration of its own: the weak children starve unless forced
   c.cpuct_growth = 0.0;
-  Search plain(eval, c, 1);
-  plain.set_root(*s);
-  const SearchResult unforced = plain.run();
+  const SearchResult unforced = search_once(eval, c, 1, *s);
 
   c.forced_playouts = 2.0;
-  Search forced(eval, c, 1);
-  forced.set_root(*s);
-  const SearchResult r = forced.run();
+  const SearchResult r = search_once(eval, c, 1, *s);
   const int total = std::accumulate(r.visits.begin(), r.visits.end(), 0);
   const int minimum = int(std::floor(std::sqrt(2.0 * (1.0 / 3.0) * total))) - 1;
   for (int n : r.visits) CHECK(n >= minimum);
@@ -110,9 +103,7 @@ TEST_CASE("forced playouts visit every noised root child; pruning takes them out
   CHECK(r.policy[size_t(index_of(r, 0))] == Approx(double(r.visits[size_t(index_of(r, 0))]) / total));
 
   c.policy_target_pruning = true;
-  Search pruned(eval, c, 1);
-  pruned.set_root(*s);
-  const SearchResult p = pruned.run();
+  const SearchResult p = search_once(eval, c, 1, *s);
   CHECK(p.visits == r.visits);  // the same search ...
   const float sum = std::accumulate(p.policy.begin(), p.policy.end(), 0.0f);
   CHECK(sum == Approx(1.0f));
@@ -146,12 +137,8 @@ TEST_CASE("Gumbel root: sequential halving finds the best action with few simula
   int best = 0;
   std::set<int> chosen;
   for (uint64_t seed = 1; seed <= 30; ++seed) {
-    Search noisy(eval, c, seed);
-    noisy.set_root(*s);
-    const SearchResult n = noisy.run();
-    Search again(eval, c, seed);
-    again.set_root(*s);
-    CHECK(again.run().best_action == n.best_action);
+    const SearchResult n = search_once(eval, c, seed, *s);
+    CHECK(search_once(eval, c, seed, *s).best_action == n.best_action);
     chosen.insert(n.best_action);
     best += n.best_action == 2;
   }
@@ -160,16 +147,12 @@ TEST_CASE("Gumbel root: sequential halving finds the best action with few simula
 
 TEST_CASE("Gumbel root: a proven win is taken at once", "[mcts][learning]") {
   TurnsGame g(2, 3, 3, /*claims=*/true);
-  auto s = g.new_state();
-  s->apply(2);
-  s->apply(2);  // a claim now wins at once
+  auto s = vzero::testing::state_after(g, {2, 2});  // a claim now wins at once
   TotalsEvaluator eval;
   SearchConfig c = config(64);
   c.root_selection = "gumbel";
   c.root_noise = true;
-  Search search(eval, c, 3);
-  search.set_root(*s);
-  const SearchResult r = search.run();
+  const SearchResult r = search_once(eval, c, 3, *s);
   CHECK(r.proven);
   CHECK(r.best_action == 3);
 }
@@ -182,13 +165,9 @@ TEST_CASE("moves left: a winning player prefers the shorter way, a losing one th
     TotalsEvaluator eval(/*short_after_one=*/true, optimism);
     SearchConfig c = config(300);
     c.cpuct = 0.5;
-    Search off(eval, c, 1);
-    off.set_root(*s);
-    const SearchResult r0 = off.run();
+    const SearchResult r0 = search_once(eval, c, 1, *s);
     c.moves_left_slope = 0.02;
-    Search on(eval, c, 1);
-    on.set_root(*s);
-    const SearchResult r1 = on.run();
+    const SearchResult r1 = search_once(eval, c, 1, *s);
     const size_t one = size_t(index_of(r1, 1));
     CHECK(r1.moves_left > 0.0f);
     CHECK(r0.moves_left > 0.0f);

@@ -15,6 +15,7 @@
 #include "search/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/shard.h"
+#include "selfplay_test_util.h"
 #include "test_util.h"
 
 using namespace vzero;
@@ -22,32 +23,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 SelfplayJob small_job(const Game& game, Evaluator& eval, const fs::path& dir, int games) {
-  SelfplayJob job;
-  job.game = &game;
-  job.selfplay.games = games;
-  job.selfplay.parallel_games = 1;
-  job.selfplay.games_per_shard = 3;
-  job.selfplay.full_visits = 24;
-  job.selfplay.fast_visits = 6;
+  SelfplayJob job = vzero::testing::selfplay_job(game, eval, dir.string(), vzero::testing::small_selfplay(games, 1, 3, 24, 6));
   job.selfplay.full_fraction = 0.5;
   job.search.root_noise = true;
   job.search.temperature_plies = 4;
-  job.evaluator = &eval;
-  job.meta = shard_meta_for(game, 0, 0);
-  job.out_dir = dir.string();
   job.seed = 5;
   return job;
 }
 
 std::vector<GameRecord> all_games(const fs::path& dir, std::vector<Sample>* samples = nullptr) {
-  std::vector<GameRecord> games;
-  for (const std::string& p : list_shards(dir.string())) {
-    ShardData d = read_shard(p);
-    games.insert(games.end(), d.games.begin(), d.games.end());
-    if (samples) samples->insert(samples->end(), d.samples.begin(), d.samples.end());
-  }
+  ShardData all = vzero::testing::read_all_shards(dir);
+  std::vector<GameRecord> games = std::move(all.games);
+  if (samples) samples->insert(samples->end(), all.samples.begin(), all.samples.end());
   std::sort(games.begin(), games.end(), [](const GameRecord& a, const GameRecord& b) { return a.game_id < b.game_id; });
   return games;
 }
@@ -169,6 +157,29 @@ int first_full_search_seat(const std::vector<Sample>& samples, int64_t game_id) 
   return seat;
 }
 
+// What a resigning run of attrition left: its stats, and the games (by id) and samples of its shards.
+struct ResignRun {
+  SelfplayStats stats;
+  std::vector<Sample> samples;
+  std::vector<GameRecord> games;
+};
+
+// Checks the run's counts of resigned games and of games in which a seat would have resigned.
+void check_resign_counts(const ResignRun& run, int resigned, int would_resign) {
+  CHECK(run.stats.resigned == resigned);
+  CHECK(run.stats.would_resign == would_resign);
+}
+
+// Plays resign_job's games of attrition with the heuristic evaluator into dir.
+ResignRun resign_run(const fs::path& dir, int games, double threshold, double playout_fraction) {
+  const Game& game = game_by_id("attrition");
+  HeuristicEvaluator eval;
+  ResignRun run;
+  run.stats = run_selfplay(resign_job(game, eval, dir, games, threshold, playout_fraction));
+  run.games = all_games(dir, &run.samples);
+  return run;
+}
+
 }  // namespace
 
 TEST_CASE("selfplay: a seat whose value falls below the threshold resigns and loses",
@@ -176,24 +187,19 @@ TEST_CASE("selfplay: a seat whose value falls below the threshold resigns and lo
   // Threshold 1: every full search's value is below it, so the seat to act
   // resigns at its first full search (the first move, with full_fraction 1).
   const fs::path dir = vzero::testing::temp_dir("sp-resign");
-  const Game& game = game_by_id("attrition");
-  HeuristicEvaluator eval;
-  const SelfplayStats stats = run_selfplay(resign_job(game, eval, dir, 6, 1.0, 0.0));
-  CHECK(stats.resigned == 6);
-  CHECK(stats.would_resign == 0);
-  CHECK(stats.false_resignations == 0);
-  std::vector<Sample> samples;
-  const std::vector<GameRecord> games = all_games(dir, &samples);
-  REQUIRE(games.size() == 6);
-  for (const GameRecord& g : games) {
+  const ResignRun run = resign_run(dir, 6, 1.0, 0.0);
+  check_resign_counts(run, 6, 0);
+  CHECK(run.stats.false_resignations == 0);
+  REQUIRE(run.games.size() == 6);
+  for (const GameRecord& g : run.games) {
     CHECK(g.resigned);
     CHECK(g.end_reason == "resign");
     CHECK(g.actions.empty());  // resigned before its first move
-    const int seat = first_full_search_seat(samples, g.game_id);
+    const int seat = first_full_search_seat(run.samples, g.game_id);
     REQUIRE(seat >= 0);
     CHECK(g.result[size_t(seat)] == -1.0f);
     CHECK(g.result[size_t(1 - seat)] == 1.0f);
-    for (const Sample& s : samples)
+    for (const Sample& s : run.samples)
       if (s.game_id == g.game_id) CHECK(s.result == g.result);
   }
   fs::remove_all(dir);
@@ -205,23 +211,18 @@ TEST_CASE("selfplay: played-out games count the resignations that would have bee
   // would have resigned is played out and counted, and the resignation was
   // false when that seat did not lose.
   const fs::path dir = vzero::testing::temp_dir("sp-playout");
-  const Game& game = game_by_id("attrition");
-  HeuristicEvaluator eval;
-  const SelfplayStats stats = run_selfplay(resign_job(game, eval, dir, 8, 1.0, 1.0));
-  CHECK(stats.resigned == 0);
-  CHECK(stats.would_resign == 8);
-  std::vector<Sample> samples;
-  const std::vector<GameRecord> games = all_games(dir, &samples);
-  REQUIRE(games.size() == 8);
+  const ResignRun run = resign_run(dir, 8, 1.0, 1.0);
+  check_resign_counts(run, 0, 8);
+  REQUIRE(run.games.size() == 8);
   int false_resignations = 0;
-  for (const GameRecord& g : games) {
+  for (const GameRecord& g : run.games) {
     CHECK_FALSE(g.resigned);
     CHECK(g.end_reason != "resign");
-    const int seat = first_full_search_seat(samples, g.game_id);
+    const int seat = first_full_search_seat(run.samples, g.game_id);
     REQUIRE(seat >= 0);
     false_resignations += g.result[size_t(seat)] >= 0.0f;
   }
-  CHECK(stats.false_resignations == false_resignations);
+  CHECK(run.stats.false_resignations == false_resignations);
   fs::remove_all(dir);
 }
 

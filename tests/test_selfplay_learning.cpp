@@ -9,6 +9,7 @@
 #include "search/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/shard.h"
+#include "selfplay_test_util.h"
 #include "test_util.h"
 
 using namespace vzero;
@@ -22,31 +23,15 @@ ShardData play(const Game& game, const SelfplayConfig& sp, const SearchConfig& s
   fs::remove_all(dir);
   fs::create_directories(dir);
   HeuristicEvaluator eval;
-  SelfplayJob job;
-  job.game = &game;
-  job.selfplay = sp;
+  SelfplayJob job = vzero::testing::selfplay_job(game, eval, dir.string(), sp);
   job.search = search;
-  job.evaluator = &eval;
-  job.meta = shard_meta_for(game, 0, 0);
-  job.out_dir = dir.string();
   job.seed = 11;
   run_selfplay(job);
-  ShardData all;
-  for (const std::string& p : list_shards(dir.string())) {
-    ShardData d = read_shard(p);
-    all.games.insert(all.games.end(), d.games.begin(), d.games.end());
-    all.samples.insert(all.samples.end(), d.samples.begin(), d.samples.end());
-  }
-  return all;
+  return vzero::testing::read_all_shards(dir);
 }
 
 SelfplayConfig small(int games) {
-  SelfplayConfig sp;
-  sp.games = games;
-  sp.parallel_games = 2;
-  sp.games_per_shard = 4;
-  sp.full_visits = 16;
-  sp.fast_visits = 4;
+  SelfplayConfig sp = vzero::testing::small_selfplay(games, 2, 4, 16, 4);
   sp.max_plies = 40;
   return sp;
 }

@@ -7,22 +7,15 @@
 
 #include "util/error.h"
 #include "game/builtin/games.h"
-#include "tests/test_util.h"
+#include "tests/rules_test_util.h"
 
-using vzero::testing::has;
-using vzero::testing::play;
-using vzero::testing::starting;
-using Moves = std::vector<std::string>;
+using namespace vzero::testing;
 
 namespace {
 
-std::unique_ptr<vzero::GameState> shogi(const std::string& fen = "") {
-  return vzero::game_by_id("shogi").new_state(fen);
-}
+std::unique_ptr<vzero::GameState> shogi(const std::string& fen = "") { return state_of("shogi", fen); }
 
-std::unique_ptr<vzero::GameState> minishogi(const std::string& fen = "") {
-  return vzero::game_by_id("minishogi").new_state(fen);
-}
+std::unique_ptr<vzero::GameState> minishogi(const std::string& fen = "") { return state_of("minishogi", fen); }
 
 // The squares the piece on `from` reaches (promotion or not), sorted.
 Moves destinations(const vzero::GameState& s, const std::string& from) {
@@ -315,12 +308,10 @@ TEST_CASE("SH-8 promotion is compulsory where a piece could never move again",
 }
 
 TEST_CASE("SH-9 captured pieces go to the captor's hand, unpromoted", "[shogi][drops]") {
-  auto s = shogi("4k4/9/9/9/4+r4/9/9/4R4/K8[] w - - 0 1");
-  play(*s, {"e2e5"});
-  CHECK(s->fen() == "4k4/9/9/9/4R4/9/9/9/K8[R] b - - 0 1");
-  auto t = shogi("4k4/9/9/9/9/9/9/4+p4/K3G4[] w - - 0 1");
-  play(*t, {"e1e2"});
-  CHECK(t->fen() == "4k4/9/9/9/9/9/9/4G4/K8[P] b - - 0 1");
+  CHECK(fen_after(shogi("4k4/9/9/9/4+r4/9/9/4R4/K8[] w - - 0 1"), {"e2e5"}) ==
+        "4k4/9/9/9/4R4/9/9/9/K8[R] b - - 0 1");
+  CHECK(fen_after(shogi("4k4/9/9/9/9/9/9/4+p4/K3G4[] w - - 0 1"), {"e1e2"}) ==
+        "4k4/9/9/9/9/9/9/4G4/K8[P] b - - 0 1");
 }
 
 TEST_CASE("SH-10 drops: any empty square, never where the piece could not move", "[shogi][drops]") {
@@ -369,13 +360,11 @@ TEST_CASE("SH-10 uchifuzume: no pawn drop that mates; one that only checks is le
 TEST_CASE("SH-11 checkmate wins; a side with no legal move loses (no stalemate draw)",
           "[shogi][end]") {
   auto mate = shogi("k8/1G7/1G7/9/9/9/9/9/8K[] b - - 0 1");
-  REQUIRE(mate->is_terminal());
-  CHECK(mate->end_reason() == "checkmate");
+  check_ended(*mate, "checkmate");
   CHECK(mate->returns() == std::vector<double>{1.0, -1.0});
   // Gote's king on a9 is not in check but every step is covered.
   auto stalemate = shogi("k8/2G6/1S7/9/9/9/9/9/8K[] b - - 0 1");
-  REQUIRE(stalemate->is_terminal());
-  CHECK(stalemate->end_reason() == "stalemate");
+  check_ended(*stalemate, "stalemate");
   CHECK(stalemate->returns() == std::vector<double>{1.0, -1.0});
   // A piece in hand to drop is a legal move.
   CHECK(!shogi("k8/2G6/1S7/9/9/9/9/9/8K[g] b - - 0 1")->is_terminal());
