@@ -3,12 +3,12 @@
 #include "cli/mpi_job.h"
 
 #include <chrono>
-#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <thread>
 
 #include "util/error.h"
+#include "util/launcher.h"
 
 #ifdef VZERO_HAVE_MPI
 #define OMPI_SKIP_MPICXX 1  // the C interface only
@@ -20,28 +20,9 @@ namespace vzero::cli {
 
 namespace {
 
-// Whether an MPI launcher started this process, and the ranks it said the job has (0: not said).
-bool launched_by_mpi(int* ranks) {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"})
-    if (const char* v = std::getenv(name)) {
-      *ranks = std::atoi(v);
-      return true;
-    }
-  *ranks = 0;
-  return std::getenv("PMIX_RANK") || std::getenv("PMI_RANK");
-}
-
-// The tasks of the Slurm job step (srun) this process is one of; 0 outside a step.
-int slurm_step_tasks() {
-  const char* step = std::getenv("SLURM_STEP_ID");
-  const char* tasks = std::getenv("SLURM_STEP_NUM_TASKS");
-  return step && tasks ? std::atoi(tasks) : 0;
-}
-
 // Throws when srun started several tasks but no MPI launcher joins them: each task would play
 // the whole match by itself.
-void check_not_alone_in_step() {
-  const int tasks = slurm_step_tasks();
+void check_not_alone_in_step(int tasks) {
   check(tasks <= 1,
         "this process is one of " + std::to_string(tasks) +
             " tasks of a Slurm step but no MPI launcher joins them, so each would play the whole "
@@ -101,9 +82,10 @@ class MpiJob : public MatchGroup {
 }  // namespace
 
 std::unique_ptr<MatchGroup> join_mpi_job() {
-  int ranks = 0;
-  if (!launched_by_mpi(&ranks)) {
-    check_not_alone_in_step();
+  const MpiLaunch launch = read_mpi_launch();
+  const int ranks = launch.ranks;
+  if (!launch.launched) {
+    check_not_alone_in_step(launch.slurm_step_tasks);
     return nullptr;
   }
 #ifdef VZERO_HAVE_MPI

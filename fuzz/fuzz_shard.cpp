@@ -6,11 +6,15 @@
 //         (shard_detail::write_file), so that the reader's checks after the
 //         hashes are reached. Records the writer accepts must read back
 //         exactly; others must be refused with vzero::Error.
-//   odd:  bytes of a valid shard's dataset chunks (the data that Fletcher32
-//         guards) changed at input-chosen places: refused, or read back the same.
-// Not fuzzed: HDF5's own metadata (object headers, B-trees, heaps), which
-// libhdf5 parses before any check of ours and on which it can crash
-// (docs/shards.md, "Limit").
+//   1 mod 4: bytes of a valid shard's dataset chunks (the data that Fletcher32
+//         guards) changed at input-chosen places and the file resealed (a
+//         valid whole-file checksum): refused, or read back the same.
+//   3 mod 4: bytes anywhere in a valid shard changed, HDF5's own metadata
+//         included, not resealed: always refused by the whole-file checksum,
+//         before libhdf5 parses anything (docs/shards.md, "Checks on reading").
+// Not fuzzed: resealed changes to HDF5's own metadata (object headers,
+// B-trees, heaps), which libhdf5 parses before any check of ours behind the
+// checksum and on which it can crash (docs/shards.md, "Limit").
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <fstream>
@@ -130,6 +134,9 @@ const Template& valid_shard() {
     t.data = read_shard(path);
     auto lock = lock_hdf5();
     H5Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    H5Id fcpl(H5Fget_create_plist(file.get()), H5Pclose);
+    hsize_t base = 0;  // HDF5's addresses count from the end of the user block (the checksum header)
+    H5Pget_userblock(fcpl.get(), &base);
     Columns none;
     for_each_column(
         none,
@@ -144,7 +151,7 @@ const Template& valid_shard() {
             unsigned mask = 0;
             if (H5Dget_chunk_info(d.get(), space.get(), i, nullptr, &mask, &addr, &size) >= 0 &&
                 size > 0)
-              t.chunks.emplace_back(addr, size);
+              t.chunks.emplace_back(base + addr, size);
           }
         },
         [](const char*, auto&) {});
@@ -226,6 +233,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const Error&) {
       fuzz::require(!(valid && edits == 0), "a shard the writer accepts reads back");
     }
+  } else if (data[0] % 4 == 3) {
+    const Template& t = valid_shard();
+    std::string bytes = t.bytes;
+    for (int k = in.ConsumeIntegralInRange(1, 8); k > 0 && in.remaining_bytes() > 0; --k) {
+      const size_t at = in.ConsumeIntegralInRange<size_t>(0, bytes.size() - 1);
+      const uint8_t x = in.ConsumeIntegral<uint8_t>();
+      bytes[at] = char(uint8_t(bytes[at]) ^ (x ? x : 1));
+    }
+    std::ofstream(path, std::ios::binary | std::ios::trunc)
+        .write(bytes.data(), std::streamsize(bytes.size()));
+    bool refused = false;
+    try {
+      read_shard(path);
+    } catch (const Error&) {
+      refused = true;
+    }
+    fuzz::require(refused || bytes == t.bytes, "a changed shard is refused by its checksum");
   } else {
     const Template& t = valid_shard();
     std::string bytes = t.bytes;
@@ -244,6 +268,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     std::ofstream(path, std::ios::binary | std::ios::trunc)
         .write(bytes.data(), std::streamsize(bytes.size()));
+    seal_file(path);  // past the whole-file checksum, to the checks behind it
     try {
       fuzz::require(same(read_shard(path), t.data),
                     "a changed shard is refused or reads back the same");

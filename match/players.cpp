@@ -13,12 +13,12 @@ namespace vzero {
 
 int RandomPlayer::choose(const GameState& state) {
   const std::vector<int>& legal = state.legal_actions();
-  check(!legal.empty(), "random player: no legal action");
+  VZERO_CHECK(!legal.empty(), "random player: no legal action");
   return legal[(splitmix64(rng_) >> 11) % legal.size()];
 }
 
 int SearchPlayer::choose(const GameState& state) {
-  check(state.hash() == search_.root_state().hash(), "search player: out of step with the game");
+  VZERO_CHECK(state.hash() == search_.root_state().hash(), "search player: out of step with the game");
   last_ = search_.run();
   return search_.choose_action(last_);
 }

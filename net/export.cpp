@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/files.h"
 #include "net/spec/export_info.h"
 #include "net/spec/onnx_writer.h"
 
@@ -150,12 +151,10 @@ void export_torchscript(PolicyValueNet& model, const Game& game, const std::stri
   m.register_attribute("vzero_version", c10::StringType::get(), std::string(vzero_version()));
   try {
     m.define(src);
-    const std::string tmp = path + ".tmp";
-    m.save(tmp);
-    std::filesystem::rename(tmp, path);
+    write_file_durably(path, [&](const std::string& tmp) { m.save(tmp); });
   } catch (const c10::Error& err) {
     throw Error("cannot export to '" + path + "': " + err.what_without_backtrace());
-  } catch (const std::filesystem::filesystem_error& err) {
+  } catch (const Error& err) {
     throw Error("cannot export to '" + path + "': " + err.what());
   }
 }

@@ -4,6 +4,7 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -13,6 +14,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "util/error.h"
 #include "game/symmetry.h"
 #include "util/error.h"
 #include "game/zobrist.h"
@@ -154,7 +156,10 @@ struct InferenceServer::Impl {
     const int size = spec.channels() * spec.plane_size();
     torch::Tensor input = torch::empty({n, spec.channels(), spec.height, spec.width});
     float* dst = input.data_ptr<float>();
-    for (int i = 0; i < n; ++i) std::memcpy(dst + size_t(i) * size, batch[i]->input.data(), size * sizeof(float));
+    for (int i = 0; i < n; ++i) {
+      assert(batch[i]->input.size() == size_t(size) && "an encoded input of the network's shape");
+      std::memcpy(dst + size_t(i) * size, batch[i]->input.data(), size * sizeof(float));
+    }
     const NetOutput out = model->forward(input.to(device));
     const torch::Tensor policy = out.policy.to(torch::kCPU).contiguous();
     const torch::Tensor values = out.values.to(torch::kCPU).contiguous();
@@ -176,6 +181,7 @@ struct InferenceServer::Impl {
       Evaluation& e = *r.out;
       const float* logits = pl + size_t(i) * actions;
       // Softmax over the legal actions only.
+      assert(!r.legal->empty() && "only positions with legal actions are evaluated");
       e.priors.resize(r.legal->size());
       float top = -1e30f;
       // An input seen through a symmetry answers in its frame: action a's logit is at its image.

@@ -2,6 +2,7 @@
 #include "search/search.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "util/error.h"
@@ -12,7 +13,7 @@ namespace {
 
 template <class V>
 Values to_values(const V& v, int players) {
-  check(int(v.size()) == players, "evaluator returned " + std::to_string(v.size()) +
+  VZERO_CHECK(int(v.size()) == players, "evaluator returned " + std::to_string(v.size()) +
                                       " values for " + std::to_string(players) + " seats");
   Values out{};
   for (int s = 0; s < players; ++s) out[s] = float(v[s]);
@@ -29,7 +30,7 @@ Search::Search(Evaluator& evaluator, const SearchConfig& config, uint64_t seed)
 Search::~Search() = default;
 
 void Search::set_root(const GameState& state) {
-  check(state.num_players() <= kMaxSeats, "search supports at most 4 players");
+  VZERO_CHECK(state.num_players() <= kMaxSeats, "search supports at most 4 players");
   state_ = state.clone();
   players_ = state.num_players();
   root_ = std::make_unique<Node>();
@@ -41,7 +42,7 @@ void Search::set_root(const GameState& state) {
 }
 
 void Search::advance(int action) {
-  check(state_ != nullptr, "search: advance before set_root");
+  VZERO_CHECK(state_ != nullptr, "search: advance before set_root");
   std::unique_ptr<Node> next;
   if (config_.reuse_tree)
     for (Edge& e : root_->edges)
@@ -93,6 +94,7 @@ int Search::select_edge(const Node& node, bool at_root) const {
   const bool moves_left = moves_left_known_ && config_.moves_left_slope > 0.0 && node.visits > 0;
   const float eps = float(config_.noise_fraction), vl = float(config_.virtual_loss);
 
+  assert(!node.edges.empty() && "an expanded, unproven node has edges");
   int best = 0;
   float best_score = -1e30f;
   for (size_t i = 0; i < node.edges.size(); ++i) {
@@ -145,7 +147,7 @@ void Search::undo_to_root(size_t depth) {
 
 void Search::expand(Node& node, const GameState& state, const Evaluation& e) {
   const std::vector<int>& legal = state.legal_actions();
-  check(e.priors.size() == legal.size(), "evaluator returned " + std::to_string(e.priors.size()) +
+  VZERO_CHECK(e.priors.size() == legal.size(), "evaluator returned " + std::to_string(e.priors.size()) +
                                              " priors for " + std::to_string(legal.size()) + " actions");
   node.edges.resize(legal.size());
   for (size_t i = 0; i < legal.size(); ++i) {
@@ -158,10 +160,14 @@ void Search::expand(Node& node, const GameState& state, const Evaluation& e) {
 }
 
 void Search::remove_virtual_loss(const std::vector<Node*>& path) {
-  for (Node* n : path) --n->in_flight;
+  for (Node* n : path) {
+    assert(n->in_flight > 0 && "virtual loss removed once per selection");
+    --n->in_flight;
+  }
 }
 
 void Search::backup(const std::vector<Node*>& path, const Values& v, float moves_left) {
+  assert(!path.empty() && path.front() == root_.get());
   for (size_t i = 0; i < path.size(); ++i) {
     Node* n = path[i];
     ++n->visits;
@@ -189,6 +195,7 @@ void Search::backup(const std::vector<Node*>& path, const Values& v, float moves
       }
     }
     if (!win && !all) break;
+    assert(best != nullptr && "a node proven by its children has a proven child");
     n.proven = true;
     n.exact = best->exact;
   }
@@ -255,6 +262,7 @@ void Search::playouts(int count, const std::vector<int>& forced, SearchResult& r
     batch.clear();
     for (const Leaf& l : leaves) batch.push_back(l.state.get());
     evaluator_.evaluate(batch, evals);
+    assert(evals.size() >= leaves.size() && "one evaluation per state");
     for (size_t i = 0; i < leaves.size(); ++i) {
       Node* leaf = leaves[i].path.back();
       leaf->pending = false;
@@ -269,8 +277,8 @@ void Search::playouts(int count, const std::vector<int>& forced, SearchResult& r
 }
 
 SearchResult Search::run(int simulations) {
-  check(state_ != nullptr, "search: run before set_root");
-  check(!state_->is_terminal(), "search: the game is over");
+  VZERO_CHECK(state_ != nullptr, "search: run before set_root");
+  VZERO_CHECK(!state_->is_terminal(), "search: the game is over");
   if (simulations <= 0) simulations = config_.simulations;
   SearchResult r;
 
@@ -300,7 +308,7 @@ SearchResult Search::run(int simulations) {
 }
 
 int Search::choose_action(const SearchResult& r) {
-  check(!r.actions.empty(), "search: no action to choose");
+  VZERO_CHECK(!r.actions.empty(), "search: no action to choose");
   if (r.proven || config_.root_selection == "gumbel") return r.best_action;
   const double t = temperature_at(state_->plies());
   if (t < 0.01) return r.best_action;

@@ -1,6 +1,7 @@
 // What a search says about its root: the report, the policy target (visits,
 // pruned visits, or a Gumbel root's improved policy) and Gumbel sequential halving.
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <numeric>
 
@@ -70,6 +71,7 @@ int Search::run_gumbel(int simulations, SearchResult& r) {
     playouts(count, remaining, r);
     budget -= count;
     const std::vector<float> q = completed_q();
+    assert(q.size() == root.edges.size());
     std::stable_sort(remaining.begin(), remaining.end(),
                      [&](int a, int b) { return score(q, a) > score(q, b); });
     remaining.resize((remaining.size() + 1) / 2);
@@ -127,6 +129,7 @@ void Search::report(SearchResult& r, int gumbel_best) const {
   // Best: a proven child with the best exact value when the root is proven,
   // the Gumbel winner, else the most visited child that is not a proven loss
   // (ties: higher prior).
+  assert(!root.edges.empty() && "a searched root has actions");
   int best = -1;
   for (size_t i = 0; i < root.edges.size(); ++i) {
     const Node* c = root.edges[i].child.get();
@@ -161,6 +164,7 @@ void Search::report(SearchResult& r, int gumbel_best) const {
   }
   const std::vector<int> counts =
       config_.policy_target_pruning && config_.forced_playouts > 0.0 ? pruned_visits(best) : r.visits;
+  assert(counts.size() == root.edges.size());
   const int total = std::accumulate(counts.begin(), counts.end(), 0);
   for (int n : counts) r.policy.push_back(total ? float(n) / float(total) : 1.0f / float(counts.size()));
 }

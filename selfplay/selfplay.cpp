@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -141,6 +142,7 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index) {
     s.planes.resize(size_t(enc.planes) * enc.plane_size());
     s.scalars.resize(enc.scalars);
     state->encode(s.planes.data(), s.scalars.data());
+    assert(r.policy.size() == r.actions.size() && "one policy share per root action");
     for (size_t i = 0; i < r.actions.size(); ++i)
       if (r.policy[i] > 0.0f) {
         s.policy_index.push_back(r.actions[i]);

@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <hdf5.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <utility>
 
 #include "util/error.h"
+#include "util/files.h"
 #include "selfplay/shard_internal.h"
 
 namespace vzero {
@@ -139,8 +141,11 @@ void write_strings(hid_t loc, const std::string& path, const char* name, const s
 
 }  // namespace
 
-void shard_detail::write_file(const std::string& path, const ShardMeta& m, const Columns& c) {
-  H5Id file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+void shard_detail::write_file(const std::string& path, const ShardMeta& m, const Columns& c, bool sealed) {
+  H5Id fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
+  if (!fcpl.valid() || (sealed && H5Pset_userblock(fcpl.get(), kSealBytes) < 0))
+    write_failed(path, "the file (user block)");
+  H5Id file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), H5Fclose);
   if (!file.valid()) write_failed(path, "the file (create)");
   const hid_t root = file.get();
   write_attr_int(root, path, "format_version", kShardFormatVersion, H5T_STD_I32LE);
@@ -192,33 +197,34 @@ void shard_detail::write_file(const std::string& path, const ShardMeta& m, const
   write_strings(gr, path, "end_reason", c.g_end_reason);
   write_dataset(gr, path, "resigned", H5T_STD_U8LE, H5T_NATIVE_UINT8, {g}, c.g_resigned.data());
   if (!group.reset() || !file.reset()) write_failed(path, "the file (close)");
+  if (sealed) seal_file(path);
 }
 
-namespace {
-
-// fsyncs a file or directory; throws Error on failure.
-void sync_path(const std::string& path, bool directory) {
-  int fd = ::open(path.c_str(), directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY);
-  if (fd < 0) throw Error("shard " + path + ": cannot open to sync: " + std::strerror(errno));
-  int rc = ::fsync(fd);
-  int err = errno;
-  ::close(fd);
-  if (rc != 0 && !directory) throw Error("shard " + path + ": fsync failed: " + std::strerror(err));
-}
-
-// Renames from -> to unless to exists (atomically where the file system allows).
-void rename_no_replace(const std::string& from, const std::string& to) {
-  if (::link(from.c_str(), to.c_str()) == 0) {
-    ::unlink(from.c_str());
-    return;
+void shard_detail::seal_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) throw Error("shard " + path + ": cannot open to seal: " + std::strerror(errno));
+  struct stat st {};
+  std::string header(kSealBytes, '\0');
+  bool ok = ::fstat(fd, &st) == 0 && uint64_t(st.st_size) >= kSealBytes;
+  if (ok) {
+    // The checksum covers everything after its own field: the rest of the user block (zeros) and the HDF5 file.
+    uint64_t h = fnv1a(kFnvBasis, header.data() + kSealHashedFrom, kSealBytes - kSealHashedFrom);
+    std::vector<char> buffer(1 << 20);
+    for (off_t at = off_t(kSealBytes); ok && at < st.st_size;) {
+      const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), at);
+      ok = n > 0;
+      if (ok) h = fnv1a(h, buffer.data(), size_t(n));
+      at += n;
+    }
+    std::memcpy(header.data(), kSealMagic, sizeof kSealMagic);
+    put_le64(header.data() + 8, uint64_t(st.st_size));
+    put_le64(header.data() + 16, h);
+    ok = ok && ::pwrite(fd, header.data(), header.size(), 0) == ssize_t(header.size());
   }
-  if (errno == EEXIST) throw Error("shard " + to + ": already exists");
-  if (fs::exists(to)) throw Error("shard " + to + ": already exists");  // no hard links here: plain rename
-  if (std::rename(from.c_str(), to.c_str()) != 0)
-    throw Error("shard " + to + ": cannot rename the temporary file: " + std::strerror(errno));
+  const int err = errno;
+  ::close(fd);
+  if (!ok) throw Error("shard " + path + ": cannot write its checksum header: " + std::strerror(err));
 }
-
-}  // namespace
 
 // ---------------------------------------------------------------- float16
 
@@ -348,20 +354,13 @@ void write_shard(const std::string& path, const ShardMeta& meta, const std::vect
   std::error_code ec;
   if (fs::exists(path, ec)) throw Error("shard " + path + ": already exists");
   const Columns columns = gather(games, samples_per_game);
-  const std::string tmp = path + ".tmp";
-  try {
-    {
-      auto lock = lock_hdf5();
-      write_file(tmp, meta, columns);
-    }
-    sync_path(tmp, false);
-    rename_no_replace(tmp, path);
-  } catch (...) {
-    ::unlink(tmp.c_str());
-    throw;
-  }
-  fs::path parent = fs::path(path).parent_path();
-  sync_path(parent.empty() ? "." : parent.string(), true);
+  write_file_durably(
+      path,
+      [&](const std::string& tmp) {
+        auto lock = lock_hdf5();
+        write_file(tmp, meta, columns);
+      },
+      Existing::refuse, "shard");
 }
 
 

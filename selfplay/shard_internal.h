@@ -112,6 +112,44 @@ inline std::string meta_text(const ShardMeta& m, int64_t samples, int64_t games)
   return s;
 }
 
+// ---------------------------------------------------------------- the checksum header
+
+// A shard is an HDF5 file with a user block of kSealBytes (HDF5 starts after
+// it and never reads it) holding the checksum header: kSealMagic, the file's
+// size in bytes (uint64 LE), then FNV-1a 64 (uint64 LE) of every byte from
+// kSealHashedFrom to the end of the file; the rest of the block is zeros. The
+// reader checks it before libhdf5 sees the file. docs/shards.md.
+constexpr size_t kSealBytes = 512;
+constexpr size_t kSealHashedFrom = 24;
+constexpr char kSealMagic[8] = {'V', 'Z', 'S', 'H', 'A', 'R', 'D', '1'};
+
+inline void put_le64(char* out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out[i] = char((v >> (8 * i)) & 0xff);
+}
+inline uint64_t get_le64(const char* in) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | uint8_t(in[i]);
+  return v;
+}
+
+// Writes the checksum header into the user block of the closed HDF5 file at
+// path (made with a kSealBytes user block); throws Error naming the file.
+// Tests and fuzz/fuzz_shard.cpp reseal files they changed on purpose.
+void seal_file(const std::string& path);
+
+// What check_seal found before the file goes to libhdf5.
+enum class Seal {
+  checked,  // the checksum header matches the whole file
+  legacy,   // an HDF5 file from offset 0 without a user block: a shard of a vzero before checksums
+  foreign,  // neither: not an HDF5 file (text, empty, ...)
+};
+// Checks path's checksum header; throws Error("shard <path>: ...damaged...")
+// when there is one that does not match the file (or the file starts like a
+// sealed shard whose header is broken), or when the file cannot be read.
+// trust_checked: a file this process checked before, unchanged in inode, size
+// and modification time, passes without being read again (attribute reads).
+Seal check_seal(const std::string& path, bool trust_checked);
+
 // ---------------------------------------------------------------- columns
 
 // A shard's data as flat arrays, one per dataset, in memory (host) order.
@@ -189,8 +227,10 @@ Columns gather(const std::vector<GameRecord>& games,
 
 // Writes the whole HDF5 file at path (caller holds the HDF5 lock): the
 // attributes of m (format_version: this build's) with both hashes, then the
-// columns as they are, unchecked (fuzz/fuzz_shard.cpp writes broken ones).
-// Each column must have the length its shape gives (docs/shards.md).
-void write_file(const std::string& path, const ShardMeta& m, const Columns& c);
+// columns as they are, unchecked (fuzz/fuzz_shard.cpp writes broken ones),
+// then (sealed) the checksum header; sealed false writes a shard as vzero did
+// before checksums (tests of legacy shards). Each column must have the length
+// its shape gives (docs/shards.md).
+void write_file(const std::string& path, const ShardMeta& m, const Columns& c, bool sealed = true);
 
 }  // namespace vzero::shard_detail

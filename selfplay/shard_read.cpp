@@ -1,9 +1,18 @@
-// Reading shards back: every dataset checked for type, shape, chunking and
+// Reading shards back: the whole file checked against its checksum header
+// before libhdf5 opens it, then every dataset checked for type, shape, chunking and
 // Fletcher32, the attributes against meta_hash, the data against
 // content_hash, then the records against the meta. Schema: docs/shards.md.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <limits>
+#include <mutex>
 #include <new>
 #include <unordered_set>
 
@@ -16,22 +25,107 @@ namespace vzero {
 using namespace shard_detail;
 namespace fs = std::filesystem;
 
+namespace {
 
+constexpr char kHdf5Signature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+
+// The files whose checksum header this process has checked (by path, inode, size and time):
+// shards never change, so counting the shards of a run again does not read them all again.
+class CheckedFiles {
+ public:
+  static std::string key(const std::string& path, const struct stat& st) {
+    return path + '\0' + std::to_string(st.st_ino) + ':' + std::to_string(st.st_size) + ':' +
+           std::to_string(st.st_mtim.tv_sec) + '.' + std::to_string(st.st_mtim.tv_nsec);
+  }
+  bool contains(const std::string& k) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return keys_.count(k) > 0;
+  }
+  void add(const std::string& k) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (keys_.size() > 100000) keys_.clear();  // a bound, far beyond any run's shards
+    keys_.insert(k);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_set<std::string> keys_;
+};
+
+CheckedFiles& checked_files() {
+  static CheckedFiles c;
+  return c;
+}
+
+// Warns once per process that shards without a checksum header are read.
+void warn_legacy(const std::string& path) {
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    std::cerr << "vzero: warning: shard " << path
+              << " has no checksum header (written by a vzero before shard checksums); such shards are read "
+                 "without the whole-file check (said once)"
+              << std::endl;
+  });
+}
+
+}  // namespace
+
+Seal shard_detail::check_seal(const std::string& path, bool trust_checked) {
+  const auto fail = [&](const std::string& what) { throw Error("shard " + path + ": " + what); };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(errno == ENOENT ? "no such file" : std::string("cannot open: ") + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) fail("no such file");
+  const std::string key = CheckedFiles::key(path, st);
+  if (trust_checked && checked_files().contains(key)) return Seal::checked;
+  const uint64_t size = uint64_t(st.st_size);
+  std::string header(kSealBytes, '\0');
+  const size_t head = size_t(std::min<uint64_t>(size, kSealBytes));
+  if (head > 0 && ::pread(fd, header.data(), head, 0) != ssize_t(head)) fail("cannot read");
+  if (size >= sizeof kHdf5Signature && std::memcmp(header.data(), kHdf5Signature, sizeof kHdf5Signature) == 0)
+    return Seal::legacy;
+  if (std::memcmp(header.data(), kSealMagic, sizeof kSealMagic) != 0) {
+    // A sealed shard whose magic was damaged still has HDF5's signature right after the user block.
+    char sig[sizeof kHdf5Signature] = {};
+    if (size >= kSealBytes + sizeof sig && ::pread(fd, sig, sizeof sig, off_t(kSealBytes)) == ssize_t(sizeof sig) &&
+        std::memcmp(sig, kHdf5Signature, sizeof sig) == 0)
+      fail("is damaged (its checksum header is broken)");
+    return Seal::foreign;
+  }
+  if (size < kSealBytes || get_le64(header.data() + 8) != size)
+    fail("is damaged or truncated (its size, " + std::to_string(size) + " bytes, differs from its checksum header's)");
+  uint64_t h = fnv1a(kFnvBasis, header.data() + kSealHashedFrom, kSealBytes - kSealHashedFrom);
+  std::vector<char> buffer(1 << 20);
+  for (uint64_t at = kSealBytes; at < size;) {
+    const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), off_t(at));
+    if (n <= 0) fail("cannot read");
+    h = fnv1a(h, buffer.data(), size_t(n));
+    at += uint64_t(n);
+  }
+  if (h != get_le64(header.data() + 16)) fail("is damaged (its checksum does not match)");
+  checked_files().add(key);
+  return Seal::checked;
+}
 
 namespace {
 
-// An open shard being read (caller holds the HDF5 lock); failures throw Error naming the file.
+// An open shard being read (caller holds the HDF5 lock; check_seal passed); failures throw Error naming the file.
 class ShardFile {
  public:
-  explicit ShardFile(const std::string& path) : path_(path) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) fail("no such file");
-    if (H5Fis_hdf5(path.c_str()) <= 0) fail("not an HDF5 file");
+  ShardFile(const std::string& path, Seal seal) : path_(path), legacy_(seal == Seal::legacy) {
+    if (seal == Seal::foreign || H5Fis_hdf5(path.c_str()) <= 0) fail("not an HDF5 file");
     file_ = H5Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     if (!file_.valid()) fail("cannot be opened as HDF5 (truncated or corrupt)");
   }
 
   [[noreturn]] void fail(const std::string& what) const { throw Error("shard " + path_ + ": " + what); }
+  // Whether the file has no checksum header (a shard of an older vzero).
+  bool legacy() const { return legacy_; }
+  const std::string& path() const { return path_; }
 
   bool has_attribute(const char* name) const {
     const htri_t e = H5Aexists(file_.get(), name);
@@ -144,6 +238,7 @@ class ShardFile {
 
  private:
   std::string path_;
+  bool legacy_ = false;
   H5Id file_;
 };
 
@@ -179,21 +274,24 @@ ShardMeta read_meta(const ShardFile& f, int64_t& samples, int64_t& games) {
   } catch (const Error& e) {
     f.fail(e.what());
   }
+  if (f.legacy()) warn_legacy(f.path());
   return m;
 }
 
 }  // namespace
 
 ShardMeta read_shard_meta(const std::string& path) {
+  const Seal seal = check_seal(path, true);  // before libhdf5 parses anything of the file
   auto lock = lock_hdf5();
-  ShardFile f(path);
+  ShardFile f(path, seal);
   int64_t samples = 0, games = 0;
   return read_meta(f, samples, games);
 }
 
 ShardCounts read_shard_counts(const std::string& path) {
+  const Seal seal = check_seal(path, true);
   auto lock = lock_hdf5();
-  ShardFile f(path);
+  ShardFile f(path, seal);
   ShardCounts c;
   read_meta(f, c.samples, c.games);
   return c;
@@ -203,8 +301,9 @@ ShardData read_shard(const std::string& path) {
   ShardData out;
   Columns c;
   try {
+    const Seal seal = check_seal(path, false);  // every whole read checks every byte
     auto lock = lock_hdf5();
-    ShardFile f(path);
+    ShardFile f(path, seal);
     out.meta = read_meta(f, c.samples, c.games);
     const ShardMeta& m = out.meta;
     const hsize_t n = c.samples, g = c.games, p = m.players;

@@ -1,5 +1,7 @@
 // HDF5 shards: exact round trips, float16, rejection of corrupt, truncated and
-// foreign files, the temporary-name protocol under SIGKILL, the async writer.
+// foreign files (the whole-file checksum before libhdf5; Fletcher32 and the
+// hashes behind it, reached by resealing changed files), legacy shards without
+// a checksum, the temporary-name protocol under SIGKILL, the async writer.
 #include <hdf5.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -18,6 +20,7 @@
 
 #include "util/error.h"
 #include "selfplay/shard.h"
+#include "selfplay/shard_internal.h"
 
 using namespace vzero;
 namespace fs = std::filesystem;
@@ -336,6 +339,15 @@ TEST_CASE("shards: truncated copies are rejected", "[shards]") {
   }
 }
 
+// The user block of an open file: HDF5's addresses count from its end.
+hsize_t user_block(hid_t f) {
+  hid_t fcpl = H5Fget_create_plist(f);
+  hsize_t size = 0;
+  REQUIRE(H5Pget_userblock(fcpl, &size) >= 0);
+  H5Pclose(fcpl);
+  return size;
+}
+
 TEST_CASE("shards: a flipped byte in chunk data fails the Fletcher32 checksum", "[shards]") {
   TempDir dir("fletcher");
   const std::string path = dir.file("shard.h5");
@@ -350,6 +362,7 @@ TEST_CASE("shards: a flipped byte in chunk data fails the Fletcher32 checksum", 
     unsigned mask = 0;
     hid_t space = H5Dget_space(d);
     REQUIRE(H5Dget_chunk_info(d, space, 0, offset, &mask, &address, &chunk_bytes) >= 0);
+    address += user_block(f);
     H5Sclose(space);
     H5Dclose(d);
     H5Fclose(f);
@@ -359,14 +372,17 @@ TEST_CASE("shards: a flipped byte in chunk data fails the Fletcher32 checksum", 
   bytes[address + chunk_bytes / 2] ^= 0x01;
   const std::string copy = dir.file("flipped.h5");
   write_bytes(copy, bytes);
+  REQUIRE_THROWS_WITH(read_shard(copy), Catch::Contains("damaged") && Catch::Contains("checksum does not match"));
+  shard_detail::seal_file(copy);  // past the whole-file checksum: Fletcher32 sees it
   REQUIRE_THROWS_WITH(read_shard(copy), Catch::Contains("checksum") && Catch::Contains("planes"));
 }
 
-// Where the chunks of every dataset lie in the file: (address, bytes).
+// Where the chunks of every dataset lie in the file: (offset in the file, bytes).
 std::vector<std::pair<haddr_t, hsize_t>> chunk_regions(const std::string& path) {
   std::vector<std::pair<haddr_t, hsize_t>> out;
   hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   REQUIRE(f >= 0);
+  const hsize_t base = user_block(f);
   for (const char* name : {"planes", "scalars", "policy_offset", "policy_index", "policy_weight", "root_value",
                            "result", "player", "ply", "game_id", "generation", "full_search", "games/game_id",
                            "games/seed", "games/start_fen", "games/action_offset", "games/actions", "games/result",
@@ -381,7 +397,7 @@ std::vector<std::pair<haddr_t, hsize_t>> chunk_regions(const std::string& path) 
       haddr_t address = 0;
       hsize_t bytes = 0;
       REQUIRE(H5Dget_chunk_info(d, space, i, offset, &mask, &address, &bytes) >= 0);
-      out.emplace_back(address, bytes);
+      out.emplace_back(base + address, bytes);
     }
     H5Sclose(space);
     H5Dclose(d);
@@ -403,6 +419,7 @@ TEST_CASE("shards: no flipped byte in any dataset's data changes the data silent
       std::string changed = bytes;
       changed[at] = char(changed[at] ^ (1 << (at % 8)));
       write_bytes(copy, changed);
+      shard_detail::seal_file(copy);  // past the whole-file checksum
       ++flips;
       try {
         if (!same_data(read_shard(copy), games, samples))
@@ -429,6 +446,8 @@ TEST_CASE("shards: a wrong version, a changed attribute or a missing dataset is 
     REQUIRE(f >= 0);
     change(f);
     REQUIRE(H5Fclose(f) >= 0);
+    REQUIRE_THROWS_WITH(read_shard(copy), Catch::Contains("damaged"));  // any change, before libhdf5 opens it
+    shard_detail::seal_file(copy);  // past the whole-file checksum: the checks behind it
     return copy;
   };
   auto set_int = [](hid_t f, const char* name, int value) {
@@ -458,6 +477,98 @@ TEST_CASE("shards: a wrong version, a changed attribute or a missing dataset is 
     H5Dclose(d);
   });
   REQUIRE_THROWS_WITH(read_shard(ply), Catch::Contains("content_hash"));
+}
+
+// Where HDF5 keeps what is not chunk data (superblock, object headers, B-trees, heaps): every byte of
+// the file after the checksum header outside the chunks.
+std::vector<size_t> metadata_bytes(const std::string& path, size_t size) {
+  std::vector<bool> chunk(size, false);
+  for (const auto& [address, bytes] : chunk_regions(path))
+    for (hsize_t at = address; at < address + bytes && at < size; ++at) chunk[at] = true;
+  std::vector<size_t> out;
+  for (size_t at = shard_detail::kSealBytes; at < size; ++at)
+    if (!chunk[at]) out.push_back(at);
+  return out;
+}
+
+TEST_CASE("shards: random damage to the checksum header, HDF5 metadata or data is refused before libhdf5",
+          "[shards][checksum]") {
+  TempDir dir("damage");
+  const std::string path = dir.file("shard.h5");
+  const ShardMeta meta = test_meta(2);
+  const auto [games, samples] = write_random_shard(path, meta, 3, 21);
+  REQUIRE(same_data(read_shard(path), games, samples));
+  const std::string bytes = read_bytes(path);
+  REQUIRE(bytes.compare(0, 8, "VZSHARD1") == 0);
+  REQUIRE(bytes.compare(shard_detail::kSealBytes, 8, "\x89HDF\r\n\x1a\n") == 0);  // HDF5 after the user block
+
+  std::vector<size_t> header, data;
+  for (size_t at = 0; at < shard_detail::kSealBytes; ++at) header.push_back(at);
+  for (const auto& [address, size] : chunk_regions(path))
+    for (hsize_t at = address; at < address + size; ++at) data.push_back(size_t(at));
+  const std::vector<size_t> metadata = metadata_bytes(path, bytes.size());
+  REQUIRE(metadata.size() > 100);
+  REQUIRE(data.size() > 100);
+
+  std::mt19937_64 rng(2024);
+  int damaged = 0;
+  for (const auto& [region, places] : std::vector<std::pair<std::string, std::vector<size_t>>>{
+           {"checksum header", header}, {"metadata", metadata}, {"data", data}}) {
+    for (int round = 0; round < 150; ++round) {
+      std::string changed = bytes;
+      const int count = 1 + int(rng() % 3);  // 1 to 3 bytes, each flipped by a random non-zero mask
+      for (int k = 0; k < count; ++k) {
+        const size_t at = places[rng() % places.size()];
+        changed[at] = char(uint8_t(changed[at]) ^ uint8_t(1 + rng() % 255));
+      }
+      if (changed == bytes) continue;
+      const std::string copy = dir.file(region.substr(0, 4) + std::to_string(round) + ".h5");
+      write_bytes(copy, changed);
+      INFO(region << ", round " << round);
+      REQUIRE_THROWS_WITH(read_shard(copy), Catch::Contains(copy) && Catch::Contains("damaged"));
+      REQUIRE_THROWS_WITH(read_shard_meta(copy), Catch::Contains("damaged"));
+      REQUIRE_THROWS_WITH(read_shard_counts(copy), Catch::Contains("damaged"));
+      ++damaged;
+      fs::remove(copy);
+    }
+  }
+  REQUIRE(damaged > 440);  // (two changes of one byte may cancel out)
+
+  // The header wiped (a tool that rewrote the user block), or the file cut or grown.
+  std::string wiped = bytes;
+  std::fill(wiped.begin(), wiped.begin() + shard_detail::kSealBytes, '\0');
+  write_bytes(dir.file("wiped.h5"), wiped);
+  REQUIRE_THROWS_WITH(read_shard(dir.file("wiped.h5")), Catch::Contains("checksum header is broken"));
+  write_bytes(dir.file("grown.h5"), bytes + "x");
+  REQUIRE_THROWS_WITH(read_shard(dir.file("grown.h5")), Catch::Contains("differs from its checksum header"));
+  write_bytes(dir.file("cut.h5"), bytes.substr(0, bytes.size() - 1));
+  REQUIRE_THROWS_WITH(read_shard(dir.file("cut.h5")), Catch::Contains("differs from its checksum header"));
+}
+
+TEST_CASE("shards: legacy shards without a checksum header still read, with the checks behind it",
+          "[shards][checksum]") {
+  TempDir dir("legacy");
+  const std::string path = dir.file("legacy.h5");
+  const ShardMeta meta = test_meta(2);
+  std::mt19937_64 rng(5);
+  std::vector<GameRecord> games;
+  std::vector<std::vector<Sample>> samples(2);
+  for (int g = 0; g < 2; ++g) games.push_back(random_game(rng, meta, 40 + g, samples[g]));
+  {
+    auto lock = shard_detail::lock_hdf5();
+    shard_detail::write_file(path, meta, shard_detail::gather(games, samples), false);
+  }
+  const std::string bytes = read_bytes(path);
+  REQUIRE(bytes.compare(0, 8, "\x89HDF\r\n\x1a\n") == 0);  // as vzero wrote shards before checksums
+  REQUIRE(same_data(read_shard(path), games, samples));
+  require_same_meta(read_shard_meta(path), meta);
+  REQUIRE(read_shard_counts(path).games == 2);
+  // Damaged data of a legacy shard is still caught by Fletcher32.
+  const auto chunks = chunk_regions(path);
+  std::string changed = bytes;
+  changed[chunks[0].first + chunks[0].second / 2] ^= 0x10;
+  write_bytes(dir.file("legacy-flipped.h5"), changed);
+  REQUIRE_THROWS_WITH(read_shard(dir.file("legacy-flipped.h5")), Catch::Contains("checksum failure"));
 }
 
 TEST_CASE("shards: the async writer takes games from many threads and flushes on close", "[shards]") {

@@ -1,7 +1,7 @@
 // Training tests: the loss goes down on a fixed dataset (held-out games too),
 // a killed and resumed training ends where an uninterrupted one does, configs
 // reject bad keys, values come back at their seats through the server, fast
-// searches are masked out of the policy loss.
+// searches are masked out of the policy loss, a damaged shard is skipped.
 #include "game/builtin/games.h"
 #include "net/checkpoint.h"
 #include "net/server.h"
@@ -16,6 +16,7 @@
 #include <catch.hpp>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -23,6 +24,7 @@
 #include "util/error.h"
 #include "search/evaluators.h"
 #include "selfplay/selfplay.h"
+#include "selfplay/shard.h"
 #include "test_util.h"
 
 using namespace vzero;
@@ -349,5 +351,39 @@ TEST_CASE("training: the trainer runs on the run's device", "[training]") {
     config.device = "cpu";
     CHECK(Trainer(game, config, (dir / "gpu.pt").string()).step() == 10);
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("training: a damaged shard is skipped by the window, counted, and the training goes on",
+          "[training][window]") {
+  const fs::path dir = fresh_dir("damaged");
+  RunConfig config = tiny_config(5);
+  make_shards(dir, config);
+  const Game& game = game_by_id("attrition");
+  const std::vector<std::string> shards = list_shards((dir / "shards").string());
+  REQUIRE(shards.size() == 3);
+  const int64_t before = count_positions((dir / "shards").string());
+  const int64_t lost = read_shard_counts(shards[1]).samples;
+  // One changed byte in the middle shard: its whole-file checksum no longer matches.
+  {
+    std::fstream f(shards[1], std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(0, std::ios::end);
+    const std::streamoff middle = f.tellg() / 2;
+    f.seekg(middle);
+    const char c = char(f.get());
+    f.seekp(middle);
+    f.put(char(c ^ 0x20));
+  }
+  REQUIRE_THROWS_WITH(read_shard(shards[1]), Catch::Contains("damaged"));
+  const ReplayWindow w = load_window(game, (dir / "shards").string(), 100000, 0.0);
+  CHECK(w.shards == 2);
+  CHECK(w.skipped == 1);
+  CHECK(int64_t(w.train.size()) <= before - lost);  // the others' samples, each position once
+  CHECK(!w.train.empty());
+  CHECK(count_positions((dir / "shards").string()) == before - lost);
+  // A whole training of the run folder goes on without it.
+  std::ostringstream log;
+  const TrainOutcome out = run_training(config, dir.string(), log);
+  CHECK(out.report.step == 5);
   fs::remove_all(dir);
 }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "util/launcher.h"
+
 namespace at {
 class Tensor;
 }
@@ -19,20 +21,13 @@ class BatchNorm2dImpl;
 
 namespace vzero {
 
-// The place of this process in a job, as its launcher describes it.
-struct DistributedEnv {
-  int rank = 0, world = 1, local_rank = 0;
-  std::string source = "single";  // "torchrun" (RANK/WORLD_SIZE), "openmpi", "slurm" or "single"
-  std::string master_addr;        // MASTER_ADDR/MASTER_PORT: the TCP store of rank 0
-  int master_port = 0;
-  std::string job_id;             // the launcher's job identity (names the file store without MASTER_ADDR)
-  bool distributed() const { return world > 1; }
-};
+// The place of this process in a job, as its launcher describes it (util/launcher.h).
+using DistributedEnv = LaunchPlace;
 
 // Reads the environment: RANK/WORLD_SIZE/LOCAL_RANK (torchrun style) first,
 // then Open MPI's OMPI_COMM_WORLD_RANK/SIZE/LOCAL_RANK, then Slurm's
 // SLURM_PROCID/SLURM_NTASKS/SLURM_LOCALID; MASTER_ADDR and MASTER_PORT with
-// any of them. Throws Error on a malformed or inconsistent value.
+// any of them (read_launch_place). Throws Error on a malformed or inconsistent value.
 DistributedEnv detect_distributed_env();
 
 // A group of training processes that agree on every step. Collectives must be

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -38,7 +39,13 @@ void cap_bootstrap(std::vector<Sample>& part, double share) {
 
 int64_t count_positions(const std::string& dir) {
   int64_t n = 0;
-  for (const std::string& p : list_shards(dir)) n += read_shard_counts(p).samples;
+  for (const std::string& p : list_shards(dir)) {
+    try {
+      n += read_shard_counts(p).samples;
+    } catch (const Error&) {
+      // A damaged shard: load_window skips it and says so.
+    }
+  }
   return n;
 }
 
@@ -56,7 +63,14 @@ ReplayWindow load_window(const Game& game, const std::vector<std::string>& shard
   int64_t total = 0;
   std::unordered_set<int64_t> seen;  // games of the shards read so far (newer ones first)
   for (auto it = shards.rbegin(); it != shards.rend() && total < window; ++it) {
-    ShardData d = read_shard(*it);
+    ShardData d;
+    try {
+      d = read_shard(*it);
+    } catch (const Error& e) {  // damaged (whole-file checksum, Fletcher32, hashes), truncated, vanished
+      ++w.skipped;
+      std::cerr << "vzero: window: skipped an unreadable shard (" << w.skipped << " so far): " << e.what() << std::endl;
+      continue;
+    }
     if (d.meta.variant != id.variant || d.meta.rules_hash != id.rules_hash || d.meta.encoding_hash != id.encoding_hash)
       throw Error("shard '" + *it + "' was written for another variant, rules file or encoding");
     w.meta = d.meta;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,22 +16,56 @@
 
 namespace vzero {
 
+namespace {
+
+// "'path'" or "what 'path'", for messages.
+std::string named(const std::string& path, const std::string& what) {
+  return what.empty() ? "'" + path + "'" : what + " '" + path + "'";
+}
+
+}  // namespace
+
 void sync_path(const std::string& path, bool folder) {
   const int fd = ::open(path.c_str(), folder ? (O_RDONLY | O_DIRECTORY) : O_RDONLY);
   if (fd < 0) throw Error("cannot open '" + path + "' to sync it: " + std::strerror(errno));
   const int rc = ::fsync(fd);
   const int err = errno;
   ::close(fd);
-  if (rc != 0) throw Error("cannot sync '" + path + "': " + std::strerror(err));
+  if (rc != 0 && !(folder && err == EINVAL)) throw Error("cannot sync '" + path + "': " + std::strerror(err));
 }
 
-void sync_and_rename(const std::string& tmp, const std::string& path) {
+void sync_and_rename(const std::string& tmp, const std::string& path, Existing existing, const std::string& what) {
   sync_path(tmp, false);
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error("cannot write '" + path + "': " + ec.message());
+  if (existing == Existing::replace) {
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) throw Error("cannot write " + named(path, what) + ": " + ec.message());
+  } else if (::link(tmp.c_str(), path.c_str()) == 0) {
+    ::unlink(tmp.c_str());
+  } else {
+    const int err = errno;
+    std::error_code ec;
+    if (err == EEXIST || std::filesystem::exists(path, ec))
+      throw Error("cannot write " + named(path, what) + ": it already exists");
+    // No hard links on this file system: a plain rename, after the check above.
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+      throw Error("cannot write " + named(path, what) + ": cannot rename the temporary file: " + std::strerror(errno));
+  }
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   sync_path(parent.empty() ? "." : parent.string(), true);
+}
+
+void write_file_durably(const std::string& path, const std::function<void(const std::string& tmp)>& write,
+                        Existing existing, const std::string& what) {
+  const std::string tmp = path + ".tmp";
+  try {
+    write(tmp);
+    sync_and_rename(tmp, path, existing, what);
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw;
+  }
 }
 
 std::string read_text_file(const std::string& path) {
@@ -45,14 +80,12 @@ std::string read_text_file(const std::string& path) {
 }
 
 void write_text_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
+  write_file_durably(path, [&](const std::string& tmp) {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     f << text;
     f.flush();
     if (!f) throw Error("cannot write '" + path + "'");
-  }
-  sync_and_rename(tmp, path);
+  });
 }
 
 FolderLock::FolderLock(const std::string& dir, const std::string& what) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
+#include "util/files.h"
 
 namespace vzero {
 
@@ -78,15 +79,15 @@ void write_sidecar(const ExportInfo& info, const std::string& path) {
 
 void write_file_atomically(const std::string& path, const std::string& text,
                            const std::string& what) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f.write(text.data(), std::streamsize(text.size()));
-    if (!f.good()) throw Error("cannot write " + what + " '" + path + "'");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error("cannot write " + what + " '" + path + "': " + ec.message());
+  write_file_durably(
+      path,
+      [&](const std::string& tmp) {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        f.write(text.data(), std::streamsize(text.size()));
+        f.flush();
+        if (!f.good()) throw Error("cannot write " + what + " '" + path + "'");
+      },
+      Existing::replace, what);
 }
 
 }  // namespace vzero

@@ -35,8 +35,8 @@ std::vector<std::pair<std::string, std::string>> export_metadata(const ExportInf
 // cannot).
 void write_sidecar(const ExportInfo& info, const std::string& path);
 
-// Writes text to path through a temporary file and a rename (throws Error naming what when it
-// cannot).
+// Replaces path with text durably (util/files.h write_file_durably: temporary file, fsync,
+// rename, fsync of the folder); throws Error naming what when it cannot.
 void write_file_atomically(const std::string& path, const std::string& text,
                            const std::string& what);
 
