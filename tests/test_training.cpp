@@ -383,7 +383,7 @@ TEST_CASE("training: a damaged shard is skipped by the window, counted, and the 
   CHECK(count_positions((dir / "shards").string()) == before - lost);
   // A whole training of the run folder goes on without it.
   std::ostringstream log;
-  const TrainOutcome out = run_training(config, dir.string(), log);
+  const TrainOutcome out = run_training({config, dir.string(), log});
   CHECK(out.report.step == 5);
   fs::remove_all(dir);
 }

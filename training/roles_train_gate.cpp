@@ -21,6 +21,7 @@
 #include "training/run_dir.h"
 #include "training/train_run.h"
 #include "training/trainer.h"
+#include "training/window.h"
 
 namespace vzero {
 
@@ -38,7 +39,7 @@ class ShardTally {
   void update(const std::string& dir) {
     for (const std::string& path : list_shards(dir))
       if (!seen_.count(path)) {
-        const ShardCounts c = read_shard_counts(path);
+        const ShardCounts c = readable_shard_counts(path);
         seen_[path] = c;
         games += c.games;
         samples += c.samples;

@@ -36,7 +36,7 @@ TrainOutcome run_training(const RunContext& run, const TrainRequest& request) {
   int64_t positions = 0;
   for (std::string path; std::getline(listed, path);) shards.push_back(path);
   if (config.train.window_growth)
-    for (const std::string& path : shards) positions += read_shard_counts(path).samples;
+    for (const std::string& path : shards) positions += readable_shard_counts(path).samples;
   if (shards.empty()) throw Error("no training samples in '" + folder.shards_dir() + "'");
   const ReplayWindow window = load_window(game, shards, window_size(config.train, positions),
                                           config.train.holdout_fraction, config.train.bootstrap_share);
@@ -73,6 +73,7 @@ TrainOutcome run_training(const RunContext& run, const TrainRequest& request) {
        << std::setprecision(6) << " samples_per_s " << r.samples_per_s << " val_top1 " << v.policy_top1 << " val_value_mse " << v.value_mse;
   if (v.moves_left_mae >= 0.0)
     line << " moves_left_loss " << r.moves_left_loss << " val_moves_left_mae " << v.moves_left_mae;
+  if (window.skipped > 0) line << " damaged_shards_skipped " << window.skipped;
   line << std::setprecision(12) << " checksum " << trainer.checksum();
   if (group) line << " ranks " << group->world();
   out.line = line.str();

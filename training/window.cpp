@@ -37,15 +37,17 @@ void cap_bootstrap(std::vector<Sample>& part, double share) {
 
 }  // namespace
 
+ShardCounts readable_shard_counts(const std::string& path) {
+  try {
+    return read_shard_counts(path);
+  } catch (const Error&) {
+    return ShardCounts{};  // a damaged shard: load_window skips it and says so
+  }
+}
+
 int64_t count_positions(const std::string& dir) {
   int64_t n = 0;
-  for (const std::string& p : list_shards(dir)) {
-    try {
-      n += read_shard_counts(p).samples;
-    } catch (const Error&) {
-      // A damaged shard: load_window skips it and says so.
-    }
-  }
+  for (const std::string& p : list_shards(dir)) n += readable_shard_counts(p).samples;
   return n;
 }
 

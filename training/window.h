@@ -6,6 +6,7 @@
 
 #include "game/game.h"
 #include "selfplay/sample.h"
+#include "selfplay/shard.h"
 
 namespace vzero {
 
@@ -29,5 +30,8 @@ ReplayWindow load_window(const Game& game, const std::vector<std::string>& shard
 // The samples of every complete shard in dir (from their attributes); a shard
 // that cannot be read counts none (load_window skips it and says so).
 int64_t count_positions(const std::string& dir);
+// The games and samples of one shard from its attributes; none for a shard
+// that cannot be read (a damaged one: load_window skips it and says so).
+ShardCounts readable_shard_counts(const std::string& path);
 
 }  // namespace vzero
