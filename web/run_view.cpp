@@ -65,14 +65,19 @@ std::vector<std::string> csv_cells(const std::string& line) {
   return cells;
 }
 
-// A CSV file as {header, rows} (numbers where cells read as one, null for empty cells); both empty when absent.
+// A CSV file as {header, rows} (numbers where cells read as one, null for empty cells); both empty
+// when absent.
 nlohmann::json read_csv(const std::string& path) {
   nlohmann::json table = {{"header", nlohmann::json::array()}, {"rows", nlohmann::json::array()}};
   const std::vector<std::string> lines = complete_lines(slurp(path));
   for (size_t k = 0; k < lines.size(); ++k) {
     nlohmann::json cells = nlohmann::json::array();
-    for (const std::string& item : csv_cells(lines[k])) cells.push_back(k == 0 ? nlohmann::json(item) : cell(item));
-    (k == 0 ? table["header"] : table["rows"]).push_back(cells);
+    for (const std::string& item : csv_cells(lines[k]))
+      cells.push_back(k == 0 ? nlohmann::json(item) : cell(item));
+    if (k == 0)
+      table["header"] = cells;
+    else
+      table["rows"].push_back(cells);
   }
   return table;
 }
@@ -86,7 +91,8 @@ std::vector<MatchRecord> records_of(const std::string& dir, int gen) {
 // Record i of generation gen (throws Error when there is none).
 MatchRecord record_of(const std::string& dir, int gen, int i) {
   std::vector<MatchRecord> records = records_of(dir, gen);
-  check(i >= 0 && i < int(records.size()), "no game " + std::to_string(i) + " in generation " + std::to_string(gen));
+  check(i >= 0 && i < int(records.size()),
+        "no game " + std::to_string(i) + " in generation " + std::to_string(gen));
   return records[i];
 }
 
@@ -103,8 +109,9 @@ std::string file_stamp(const std::string& path) {
 
 std::string run_stamp(const std::string& dir) {
   const RunFolder folder(dir);
-  std::string stamp = file_stamp(folder.metrics_path()) + " " + file_stamp(folder.ratings_path()) + " " +
-                      file_stamp(folder.progress_path()) + " " + file_stamp(folder.config_path());
+  std::string stamp = file_stamp(folder.metrics_path()) + " " + file_stamp(folder.ratings_path()) +
+                      " " + file_stamp(folder.progress_path()) + " " +
+                      file_stamp(folder.config_path());
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(folder.records_dir(), ec))
     stamp += " " + entry.path().filename().string() + "=" + file_stamp(entry.path().string());
@@ -116,7 +123,8 @@ nlohmann::json run_summary(const std::string& dir) {
   nlohmann::json out;
   out["dir"] = dir;
   out["name"] = fs::path(dir).lexically_normal().filename().string();
-  if (out["name"].get<std::string>().empty()) out["name"] = fs::path(dir).lexically_normal().parent_path().filename().string();
+  if (out["name"].get<std::string>().empty())
+    out["name"] = fs::path(dir).lexically_normal().parent_path().filename().string();
   out["config"] = slurp(folder.config_path());
   out["metrics"] = read_csv(folder.metrics_path());
   out["ratings"] = read_csv(folder.ratings_path());
@@ -126,10 +134,13 @@ nlohmann::json run_summary(const std::string& dir) {
   std::vector<int> found;
   for (const auto& entry : fs::directory_iterator(folder.records_dir(), ec)) {
     const std::string name = entry.path().filename().string();
-    int g = -1;
-    if (name.size() == 14 && name.rfind("gen-", 0) == 0 && name.substr(7) == ".jsonl" &&
-        std::sscanf(name.c_str(), "gen-%3d.jsonl", &g) == 1)
-      found.push_back(g);
+    const size_t digits = name.size() >= 10 ? name.size() - 10 : 0;  // "gen-" DIGITS ".jsonl"
+    if (digits == 0 || digits > 6 || name.rfind("gen-", 0) != 0 ||
+        name.substr(4 + digits) != ".jsonl" ||
+        name.substr(4, digits).find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    const int g = std::stoi(name.substr(4, digits));
+    found.push_back(g);
   }
   std::sort(found.begin(), found.end());
   for (int g : found) gens.push_back(g);
@@ -142,8 +153,13 @@ nlohmann::json run_games(const std::string& dir, int gen) {
   const std::vector<MatchRecord> records = records_of(dir, gen);
   for (size_t i = 0; i < records.size(); ++i) {
     const MatchRecord& r = records[i];
-    list.push_back({{"i", i}, {"match", r.match}, {"index", r.index}, {"variant", r.variant},
-                    {"players", r.players}, {"result", r.result}, {"reason", r.reason},
+    list.push_back({{"i", i},
+                    {"match", r.match},
+                    {"index", r.index},
+                    {"variant", r.variant},
+                    {"players", r.players},
+                    {"result", r.result},
+                    {"reason", r.reason},
                     {"plies", r.plies}});
   }
   return list;
@@ -177,7 +193,8 @@ std::string run_game_pgn(const std::string& dir, int gen, int i) {
   return to_pgn(game_by_id(r.variant), r);
 }
 
-std::string play_pgn(const std::string& variant, const std::string& fen, const std::vector<std::string>& moves) {
+std::string play_pgn(const std::string& variant, const std::string& fen,
+                     const std::vector<std::string>& moves) {
   const Game& game = game_by_id(variant);
   check(game.num_players() == 2, "PGN is for the 2-player variants");
   std::unique_ptr<GameState> state = game.new_state(fen);

@@ -8,10 +8,9 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "frontend/analysis.h"
 #include "frontend/json_session.h"
@@ -68,7 +67,8 @@ bool inside(const fs::path& path, const fs::path& root) {
 // The content type of an asset by its name's ending.
 std::string content_type(const std::string& name) {
   const auto ends = [&](const std::string& tail) {
-    return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+    return name.size() >= tail.size() &&
+           name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
   };
   if (ends(".html")) return "text/html; charset=utf-8";
   if (ends(".js")) return "text/javascript; charset=utf-8";
@@ -92,7 +92,8 @@ void send_error(httplib::Response& res, int status, const std::string& why) {
 int int_param(const httplib::Request& req, const std::string& name, int max) {
   check(req.has_param(name.c_str()), "missing parameter '" + name + "'");
   const std::string text = req.get_param_value(name.c_str());
-  check(!text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos,
+  check(!text.empty() && text.size() <= 9 &&
+            text.find_first_not_of("0123456789") == std::string::npos,
         "parameter '" + name + "' is not a number: '" + text + "'");
   const int value = std::stoi(text);
   check(value <= max, "parameter '" + name + "' out of range");
@@ -101,8 +102,8 @@ int int_param(const httplib::Request& req, const std::string& name, int max) {
 
 }  // namespace
 
-bool web_player_allowed(const std::string& spec, const std::vector<std::string>& model_roots, bool allow_engines,
-                        std::string& reason) {
+bool web_player_allowed(const std::string& spec, const std::vector<std::string>& model_roots,
+                        bool allow_engines, std::string& reason) {
   if (spec == "auto" || spec == "random") return true;
   const size_t colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
@@ -164,8 +165,9 @@ struct WebServer::Impl {
         return false;
       }
     }
-    const std::string token =
-        req.has_header("X-Vzero-Token") ? req.get_header_value("X-Vzero-Token") : req.get_param_value("t");
+    const std::string token = req.has_header("X-Vzero-Token")
+                                  ? req.get_header_value("X-Vzero-Token")
+                                  : req.get_param_value("t");
     if (!same_secret(token, options.token)) {
       send_error(res, 403, "forbidden: missing or wrong token (use the URL vzero web printed)");
       return false;
@@ -180,12 +182,14 @@ struct WebServer::Impl {
     return options.run_dirs[run];
   }
 
-  // A new game session's id, or "" when there are as many as allowed (idle ones over 30 minutes are dropped first).
+  // A new game session's id, or "" when there are as many as allowed (idle ones over 30 minutes are
+  // dropped first).
   std::string new_game() {
     std::lock_guard<std::mutex> lock(games_mutex);
     for (auto it = games.begin(); it != games.end();)
-      it = Clock::now() - it->second->used > std::chrono::minutes(30) && it->second.use_count() == 1 ? games.erase(it)
-                                                                                                      : std::next(it);
+      it = Clock::now() - it->second->used > std::chrono::minutes(30) && it->second.use_count() == 1
+               ? games.erase(it)
+               : std::next(it);
     if (int(games.size()) >= options.max_sessions) return "";
     std::string id = random_hex(12);
     games[id] = std::make_shared<Game>();
@@ -199,10 +203,12 @@ struct WebServer::Impl {
     return it == games.end() ? nullptr : it->second;
   }
 
-  // Passes one request line to a session, after checking its player; the reply's status is 400 on an error.
+  // Passes one request line to a session, after checking its player; the reply's status is 400 on
+  // an error.
   void session_request(const httplib::Request& req, httplib::Response& res) {
     std::shared_ptr<Game> game = find_game(req.get_param_value("s"));
-    if (!game) return send_error(res, 404, "no such game session (it ended, or the server restarted)");
+    if (!game)
+      return send_error(res, 404, "no such game session (it ended, or the server restarted)");
     const std::string& line = req.body;
     if (line.find('\n') != std::string::npos)
       return send_error(res, 400, "one request line per call (docs/protocol.md)");
@@ -211,11 +217,13 @@ struct WebServer::Impl {
       std::string reason;
       const auto player = request.find("player");
       if (player != request.end() && player->is_string() &&
-          !web_player_allowed(player->get<std::string>(), model_roots, options.allow_engines, reason))
+          !web_player_allowed(player->get<std::string>(), model_roots, options.allow_engines,
+                              reason))
         return send_error(res, 400, reason);
       const auto model = request.find("model");
       if (model != request.end() && model->is_string() &&
-          !web_player_allowed("net:model=" + model->get<std::string>(), model_roots, options.allow_engines, reason))
+          !web_player_allowed("net:model=" + model->get<std::string>(), model_roots,
+                              options.allow_engines, reason))
         return send_error(res, 400, reason);
     }
     std::string reply;
@@ -246,34 +254,40 @@ struct WebServer::Impl {
       return admitted(req, res) ? httplib::Server::HandlerResponse::Unhandled
                                 : httplib::Server::HandlerResponse::Handled;
     });
-    server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-      try {
-        std::rethrow_exception(ep);
-      } catch (const Error& e) {
-        send_error(res, 400, e.what());
-      } catch (const std::exception& e) {
-        send_error(res, 500, std::string("internal error: ") + e.what());
-      } catch (...) {
-        send_error(res, 500, "internal error");
-      }
-    });
+    server.set_exception_handler(
+        [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+          try {
+            std::rethrow_exception(ep);
+          } catch (const Error& e) {
+            send_error(res, 400, e.what());
+          } catch (const std::exception& e) {
+            send_error(res, 500, std::string("internal error: ") + e.what());
+          } catch (...) {
+            send_error(res, 500, "internal error");
+          }
+        });
     for (const auto& [name, text] : web_assets()) {
       const std::string path = name == "index.html" ? "/" : "/" + name;
       const std::string& body = text;
       const std::string type = content_type(name);
       server.Get(path, [this, body, type](const httplib::Request&, httplib::Response& res) {
         std::string page = body;
-        for (size_t at; (at = page.find("{{TOKEN}}")) != std::string::npos;) page.replace(at, 9, options.token);
-        res.set_header("Content-Security-Policy",
-                       "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'");
+        for (size_t at; (at = page.find("{{TOKEN}}")) != std::string::npos;)
+          page.replace(at, 9, options.token);
+        res.set_header(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'");
         res.set_content(page, type.c_str());
       });
     }
     server.Get("/api/runs", [this](const httplib::Request&, httplib::Response& res) {
       nlohmann::json runs = nlohmann::json::array();
-      for (size_t i = 0; i < options.run_dirs.size(); ++i) runs.push_back({{"run", i}, {"dir", options.run_dirs[i]}});
+      for (size_t i = 0; i < options.run_dirs.size(); ++i)
+        runs.push_back({{"run", i}, {"dir", options.run_dirs[i]}});
       std::lock_guard<std::mutex> lock(games_mutex);
-      send_json(res, {{"runs", runs}, {"allow_engines", options.allow_engines}, {"sessions", games.size()}});
+      send_json(
+          res,
+          {{"runs", runs}, {"allow_engines", options.allow_engines}, {"sessions", games.size()}});
     });
     server.Get("/api/stamps", [this](const httplib::Request&, httplib::Response& res) {
       nlohmann::json stamps = nlohmann::json::array();
@@ -287,12 +301,13 @@ struct WebServer::Impl {
       send_json(res, run_games(run_dir(req), int_param(req, "gen", 999999)));
     });
     server.Get("/api/game", [this](const httplib::Request& req, httplib::Response& res) {
-      send_json(res, run_game(run_dir(req), int_param(req, "gen", 999999), int_param(req, "i", 1 << 30)));
+      send_json(
+          res, run_game(run_dir(req), int_param(req, "gen", 999999), int_param(req, "i", 1 << 30)));
     });
     server.Get("/api/game.pgn", [this](const httplib::Request& req, httplib::Response& res) {
       const int gen = int_param(req, "gen", 999999), i = int_param(req, "i", 1 << 30);
-      res.set_header("Content-Disposition",
-                     "attachment; filename=\"gen-" + std::to_string(gen) + "-game-" + std::to_string(i) + ".pgn\"");
+      res.set_header("Content-Disposition", "attachment; filename=\"gen-" + std::to_string(gen) +
+                                                "-game-" + std::to_string(i) + ".pgn\"");
       res.set_content(run_game_pgn(run_dir(req), gen, i), "application/x-chess-pgn");
     });
     server.Post("/api/pgn", [](const httplib::Request& req, httplib::Response& res) {
@@ -305,8 +320,10 @@ struct WebServer::Impl {
         check(m.is_string(), "moves must be texts");
         moves.push_back(m.get<std::string>());
       }
-      const std::string fen = body.value("fen", nlohmann::json("")).is_string() ? body.value("fen", "") : "";
-      res.set_content(play_pgn(body["variant"].get<std::string>(), fen, moves), "application/x-chess-pgn");
+      const std::string fen =
+          body.value("fen", nlohmann::json("")).is_string() ? body.value("fen", "") : "";
+      res.set_content(play_pgn(body["variant"].get<std::string>(), fen, moves),
+                      "application/x-chess-pgn");
     });
     server.Get("/api/variants", [](const httplib::Request&, httplib::Response& res) {
       JsonSession session;
@@ -315,8 +332,9 @@ struct WebServer::Impl {
     server.Post("/api/session/new", [this](const httplib::Request&, httplib::Response& res) {
       const std::string id = new_game();
       if (id.empty())
-        return send_error(res, 429, "too many games at once (" + std::to_string(options.max_sessions) +
-                                        "); close one first");
+        return send_error(res, 429,
+                          "too many games at once (" + std::to_string(options.max_sessions) +
+                              "); close one first");
       send_json(res, {{"session", id}});
     });
     server.Post("/api/session", [this](const httplib::Request& req, httplib::Response& res) {
@@ -335,7 +353,8 @@ WebServer::WebServer(WebOptions options) : impl_(std::make_unique<Impl>()) {
   if (options.token.empty()) options.token = random_hex(16);
   if (options.model_dirs.empty()) options.model_dirs = default_model_dirs();
   impl_->model_roots = options.run_dirs;
-  impl_->model_roots.insert(impl_->model_roots.end(), options.model_dirs.begin(), options.model_dirs.end());
+  impl_->model_roots.insert(impl_->model_roots.end(), options.model_dirs.begin(),
+                            options.model_dirs.end());
   impl_->options = std::move(options);
   impl_->routes();
 }

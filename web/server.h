@@ -13,13 +13,14 @@
 namespace vzero {
 
 struct WebOptions {
-  std::vector<std::string> run_dirs;    // the run folders shown, one dashboard each
-  std::vector<std::string> model_dirs;  // folders whose models net: players may load (besides the run folders)
-  int port = 0;                         // 0: a free port
-  bool allow_engines = false;           // uci: players allowed
-  std::string token;                    // "": a random one
-  int max_sessions = 8;                 // games played at once
-  size_t max_body = 64 * 1024;          // bytes of one request
+  std::vector<std::string> run_dirs;  // the run folders shown, one dashboard each
+  std::vector<std::string>
+      model_dirs;  // folders whose models net: players may load (besides the run folders)
+  int port = 0;    // 0: a free port
+  bool allow_engines = false;   // uci: players allowed
+  std::string token;            // "": a random one
+  int max_sessions = 8;         // games played at once
+  size_t max_body = 64 * 1024;  // bytes of one request
 };
 
 class WebServer {
@@ -46,7 +47,7 @@ class WebServer {
 };
 
 // Whether a player spec (or "auto") may be played in the browser; otherwise why not, in reason.
-bool web_player_allowed(const std::string& spec, const std::vector<std::string>& model_roots, bool allow_engines,
-                        std::string& reason);
+bool web_player_allowed(const std::string& spec, const std::vector<std::string>& model_roots,
+                        bool allow_engines, std::string& reason);
 
 }  // namespace vzero

@@ -28,7 +28,7 @@ const VChart = (() => {
   // [{x, y, lo, hi, label, attrs}] (hline: y only). Returns the SVG.
   function draw(container, series, opts) {
     opts = opts || {};
-    const W = opts.width || 520, H = opts.height || 220, L = 48, R = 10, T = 10, B = 28;
+    const W = opts.width || 520, H = opts.height || 220, L = 48, R = 28, T = 10, B = 28;
     const xs = [], ys = [];
     for (const s of series) for (const p of s.points) {
       if (s.kind !== 'hline') xs.push(p.x);
@@ -59,7 +59,7 @@ const VChart = (() => {
       if (s.kind === 'hline') {
         for (const p of s.points) {
           el('line', { x1: L, x2: W - R, y1: Y(p.y), y2: Y(p.y), stroke: s.colour, class: 'fixed' }, svg);
-          el('text', { x: W - R - 2, y: Y(p.y) - 3, 'text-anchor': 'end', fill: s.colour }, svg).textContent = s.name;
+          el('text', { x: L + 4, y: Y(p.y) - 3, fill: s.colour }, svg).textContent = s.name;
         }
         continue;
       }
