@@ -245,6 +245,11 @@ struct WebServer::Impl {
 
   // Registers every route.
   void routes() {
+    // SO_REUSEADDR only: httplib's default SO_REUSEPORT would let a second server share a taken port.
+    server.set_socket_options([](socket_t sock) {
+      int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<void*>(&yes), sizeof(yes));
+    });
     server.set_payload_max_length(options.max_body);
     server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
       res.set_header("Cache-Control", "no-store");
@@ -369,7 +374,7 @@ int WebServer::bind() {
   } else {
     impl_->port = impl_->server.bind_to_port("127.0.0.1", requested) ? requested : -1;
   }
-  check(impl_->port > 0, "web: cannot listen on 127.0.0.1:" + std::to_string(requested));
+  check(impl_->port > 0, "web: cannot listen on 127.0.0.1:" + std::to_string(requested) + " (in use?)");
   return impl_->port;
 }
 

@@ -1,10 +1,12 @@
 // Drives vzero web's page in Debian's chromium: the ladder, a replay, a Los Alamos game, a minishogi
 // drop and a 4-player attrition placement, with a screenshot of each.
-// Usage: node browser.mjs URL SHOTS_DIR GENERATIONS (comma-separated, the gen-NNN of ratings.csv)
+// Usage: node browser.mjs URL SHOTS_DIR GENERATIONS READY: GENERATIONS comma-separated (those the loop
+// will rate); READY is created once the page shows the run folder still empty (then the loop starts).
 import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 
-const [url, shots, gensText] = process.argv.slice(2);
+const [url, shots, gensText, ready] = process.argv.slice(2);
 const gens = gensText.split(',').map(Number);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
 const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
@@ -48,6 +50,9 @@ process.on('uncaughtException', async (e) => {
 
 // 1. The dashboard: every generation on the ladder, with its error bar.
 await page.goto(url);
+await page.waitForSelector('.ladder svg');
+assert.equal(await page.locator('.ladder .ladder-point').count(), 0, 'the run folder starts empty');
+writeFileSync(ready, '');
 await page.waitForSelector(`.ladder .ladder-point[data-gen="${gens[gens.length - 1]}"]`);
 for (const g of gens) {
   assert.equal(await page.locator(`.ladder circle.ladder-point[data-gen="${g}"]`).count(), 1, `generation ${g} on the ladder`);

@@ -262,6 +262,12 @@ function playError(text) {
 async function newGame(ev) {
   if (ev) ev.preventDefault();
   playError('');
+  play.state = null;  // nothing of the last game stays on the page while the new one starts
+  play.legal = [];
+  $('play-fen-out').textContent = '';
+  $('play-moves').replaceChildren();
+  $('play-board').replaceChildren();
+  renderStatus('starting…');
   try {
     if (play.session) api(`/api/session/close?s=${play.session}`, '{}').catch(() => {});
     play.session = (await api('/api/session/new', '{}')).session;
@@ -279,6 +285,7 @@ async function newGame(ev) {
     await engineTurns();
   } catch (e) {
     playError(e.message);
+    renderStatus('');
   }
 }
 

@@ -5,6 +5,7 @@ const VBoard = (() => {
   const S = 60;  // the side of a square in SVG units
   const CHESS_COLOURS = ['#f4f1e8', '#2b2b2b'];
   const SEAT_COLOURS = ['#f2c14e', '#3a7bd5', '#d1495b', '#4caf50'];  // attrition's seats 0-3
+  const SHOGI = new Set(['shogi', 'minishogi']);  // whose pieces face the opponent
 
   // Whether a variant is one of the attrition family (knights of 2-4 seats on marked squares).
   function isAttrition(variant) { return variant.startsWith('attrition'); }
@@ -74,7 +75,7 @@ const VBoard = (() => {
   // The SVG element of a tag with attributes.
   function el(tag, attrs, parent) {
     const e = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined) e.setAttribute(k, v);
     if (parent) parent.appendChild(e);
     return e;
   }
@@ -86,7 +87,7 @@ const VBoard = (() => {
     const W = pos.files * S, H = pos.ranks * S;
     const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'board-svg', 'data-files': pos.files, 'data-ranks': pos.ranks });
     const defs = el('defs', {}, svg);
-    const marker = el('marker', { id: 'arrowhead', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3, markerHeight: 3, orient: 'auto-start-reverse' }, defs);
+    const marker = el('marker', { id: 'arrowhead', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 2.5, markerHeight: 2.5, markerUnits: 'strokeWidth', orient: 'auto-start-reverse' }, defs);
     el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#1b7f3b' }, marker);
     const centre = (sq) => {
       const f = sq.charCodeAt(0) - 97, rank = Number(sq.slice(1));
@@ -121,8 +122,9 @@ const VBoard = (() => {
           const colour = seatColour(pos.variant, cell.seat);
           el('circle', { cx, cy, r: S * 0.36, fill: colour, stroke: '#333', 'stroke-width': 2 }, g);
           const light = cell.seat === 1 && !isAttrition(pos.variant);
+          const turned = cell.seat === 1 && SHOGI.has(pos.variant) ? (opts.flip ? 0 : 180) : cell.seat === 0 && SHOGI.has(pos.variant) && opts.flip ? 180 : 0;
           el('text', { x: cx, y: cy + 7, 'text-anchor': 'middle', 'font-size': cell.letter.length > 1 ? 18 : 22,
-            'font-weight': 'bold', fill: light ? '#fff' : '#222' }, g).textContent = cell.letter;
+            'font-weight': 'bold', fill: light ? '#fff' : '#222', transform: turned ? `rotate(180 ${cx} ${cy})` : undefined }, g).textContent = cell.letter;
         }
         if (targets.has(sq)) el('circle', { cx, cy, r: 8, fill: 'rgba(27,127,59,.55)', 'pointer-events': 'none', class: 'target' }, svg);
       }
