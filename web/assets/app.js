@@ -124,7 +124,13 @@ async function loadGames(r) {
   const sel = r.card.querySelector('.gen-select');
   if (sel.value === '') return;
   const gen = Number(sel.value);
-  const games = await api(`/api/games?run=${r.run}&gen=${gen}`);
+  let games;
+  try {
+    games = await api(`/api/games?run=${r.run}&gen=${gen}`);
+  } catch (e) {
+    r.card.querySelector('.games-summary').textContent = e.message;
+    return;
+  }
   const body = r.card.querySelector('.games tbody');
   const reasons = {};
   let draws = 0;
@@ -133,7 +139,9 @@ async function loadGames(r) {
     if (g.result.every((v) => v === 0)) draws++;
     const tr = h('tr', { 'data-game': g.i });
     for (const v of [g.i, g.match, g.players.join(' – '), g.result.map((x) => (x > 0 ? '+' : '') + x).join(' '), g.reason, g.plies]) tr.appendChild(h('td', {}, String(v)));
-    tr.addEventListener('click', () => openReplay(r, gen, g.i));
+    tr.addEventListener('click', () => openReplay(r, gen, g.i).catch((e) => {
+      r.card.querySelector('.games-summary').textContent = e.message;
+    }));
     return tr;
   }));
   const shares = Object.entries(reasons).map(([k, v]) => `${k} ${(100 * v / games.length).toFixed(0)}%`).join(', ');
