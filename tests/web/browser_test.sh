@@ -24,6 +24,7 @@ pid=$!
 for _ in $(seq 600); do grep -q 'http://' "$dir/web.log" && break; kill -0 "$pid"; sleep 0.1; done
 url=$(grep -o 'http://127.0.0.1:[0-9]*/?t=[0-9a-f]*' "$dir/web.log")
 mkdir -p "$shots"
+rm -f "$shots/failure.png"
 node "$here/browser.mjs" "$url" "$shots" "$gens" "$dir/ready" &
 node_pid=$!
 while [ ! -e "$dir/ready" ]; do kill -0 "$node_pid" || { wait "$node_pid"; exit 1; }; sleep 0.1; done
