@@ -19,6 +19,7 @@ void add_selfplay_command(CLI::App& app);  // selfplay
 void add_train_commands(CLI::App& app);    // train, loop, bench train
 void add_ratings_command(CLI::App& app);   // ratings
 void add_gate_command(CLI::App& app);      // gate
+void add_web_command(CLI::App& app);       // web
 
 // Roles of a shared run folder: SIGTERM and SIGINT set the flag returned (a second one ends the process).
 const std::atomic<bool>* install_stop_signals();

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   vzero::cli::add_train_commands(app);
   vzero::cli::add_ratings_command(app);
   vzero::cli::add_gate_command(app);
+  vzero::cli::add_web_command(app);
   vzero::register_net_players(vzero::ServerConfig{});
   try {
     app.parse(argc, argv);

@@ -13,6 +13,8 @@ pkgs=(
   libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev  # libFuzzer and the sanitizers: scripts/fuzz.sh, scripts/tsan.sh
   clang-format  # scripts/check-format.sh
+  libcpp-httplib-dev  # vzero web's HTTP server (web/)
+  chromium  # the browser test of vzero web (tests/web, driven by playwright-core)
 )
 # Node.js and npm run the ONNX check (tests/onnx-js). A Node.js that already
 # brings npm (e.g. from nodesource, which conflicts with Debian's npm) is kept.

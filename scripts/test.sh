@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the dependencies (and tests/onnx-js's npm packages), checks the
+# Installs the dependencies (and the npm packages of tests/onnx-js and tests/web), checks the
 # formatting, builds, checks the include direction, runs
 # the whole test suite (game core, search, shards, networks and exports,
 # self-play, training and the smoke loop), then
@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 # onnxruntime-node for the ONNX check, from the lock file, without the CUDA binaries.
 (cd tests/onnx-js && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund)
+# playwright-core for the browser test of vzero web, from the lock file; it drives Debian's chromium
+# (no browser download).
+(cd tests/web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 # The code's shape: every C++ file formatted, every include pointing down the library graph.
 bash scripts/check-format.sh
 bash scripts/build.sh
