@@ -182,6 +182,8 @@ Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& c
       // A checkpoint without optimizer state (a fresh generation): start the optimizer anew.
     }
   }
+  // The plies input of this run's samples is scaled by its game-length cap.
+  impl_->model->input_plies = config.selfplay.max_plies > 0 ? config.selfplay.max_plies : game.variant().max_plies;
   impl_->move_to_device();
   if (group) {
     check(tc.batch_size % group->world() == 0, "train.batch_size " + std::to_string(tc.batch_size) +
