@@ -1,4 +1,5 @@
-// The learning fixes of issue 27: one network input whoever plays the net.
+// The learning fixes of issue 27: one network input whoever plays the net,
+// the per-generation diagnostics.
 #include <catch.hpp>
 
 #include <filesystem>
@@ -7,7 +8,12 @@
 #include "game/builtin/games.h"
 #include "net/checkpoint.h"
 #include "net/server.h"
+#include "search/evaluators.h"
+#include "selfplay/selfplay.h"
+#include "selfplay_test_util.h"
 #include "test_util.h"
+#include "training/diagnostics.h"
+#include "training/run_dir.h"
 #include "training/trainer.h"
 #include "util/error.h"
 #include "util/files.h"
@@ -85,4 +91,67 @@ TEST_CASE("a checkpoint older than input_plies takes the cap of the config besid
   write_text_file((run / "config.toml").string(), "[selfplay]\nmax_plies = -4\n");
   CHECK_THROWS_AS(checkpoint_plies_fallback((run / "models" / "gen-001.pt").string()), Error);
   CHECK(checkpoint_plies_fallback((run / "nowhere.pt").string()) == 0);
+}
+
+TEST_CASE("end reasons fall into the diagnostics' classes") {
+  GameRecord g;
+  for (const auto& [reason, cls] : std::vector<std::pair<std::string, std::string>>{
+           {"checkmate", "mate"}, {"king-captured", "mate"}, {"repetition", "repetition"},
+           {"perpetual-check", "repetition"}, {"cap", "cap"}, {"resign", "resign"}, {"stalemate", "other"},
+           {"fifty-move", "other"}}) {
+    g.end_reason = reason;
+    CHECK(end_reason_class(g) == cls);
+  }
+}
+
+TEST_CASE("a generation's diagnostics count its games and targets from its shards") {
+  const Game& game = game_by_id("attrition");
+  const fs::path dir = vzero::testing::temp_dir("learn-diag");
+  RolloutEvaluator eval(3);
+  SelfplayJob job = vzero::testing::selfplay_job(game, eval, dir.string(), vzero::testing::small_selfplay(6, 1, 3, 8, 4));
+  job.file_prefix = "gen1";
+  job.selfplay.max_plies = 8;  // some games hit the cap: draws
+  const SelfplayStats stats = run_selfplay(job);
+  RunConfig config = parse_run_config("variant = \"attrition\"\n", "test config");
+  const GenerationDiagnostics d = generation_diagnostics(dir.string(), "gen1", config);
+  CHECK(d.games == 6);
+  CHECK(d.positions == stats.positions);
+  CHECK(d.end_mate + d.end_repetition + d.end_cap + d.end_resign + d.end_other == Approx(1.0));
+  CHECK(d.end_cap == Approx(double(stats.capped) / 6));
+  CHECK(d.draws == Approx(double(stats.draws) / 6));
+  CHECK(d.mean_abs_root_value > 0.0);
+  CHECK(d.mean_abs_root_value <= 1.0);
+  // The result alone is the target (root_value_weight 0): |target| is 1 in decisive games, 0 in draws.
+  CHECK(d.mean_abs_value_target <= 1.0);
+  if (stats.draws == 0) CHECK(d.mean_abs_value_target == Approx(1.0));
+  // Another prefix holds nothing.
+  CHECK(generation_diagnostics(dir.string(), "gen2", config).games == 0);
+}
+
+TEST_CASE("metrics.csv of an older version stays readable and takes the diagnostics columns") {
+  const fs::path dir = vzero::testing::temp_dir("learn-legacy-metrics");
+  const RunFolder folder(dir.string());
+  const std::string legacy =
+      "generation,games,positions,selfplay_pos_per_s,selfplay_evals_per_s,mean_batch,cache_hit_rate,"
+      "train_steps,train_samples_per_s,policy_loss,value_loss,val_policy_top1,val_value_mse,"
+      "score_vs_prev,elo_vs_prev,score_vs_gen0,elo_vs_gen0,score_vs_baseline,elo_vs_baseline,promoted,"
+      "current_model,seconds\n1,10,500,1,1,1,0,20,1,1,1,0.5,0.2,,,,,,,1,1,7\n";
+  write_text_file(folder.metrics_path(), legacy);
+  std::vector<MetricsRow> rows = folder.read_metrics();
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].positions == 500);
+  CHECK(rows[0].seconds == 7);
+  CHECK_FALSE(rows[0].draw_share);
+  MetricsRow next = rows[0];
+  next.generation = 2;
+  next.draw_share = 0.25;
+  next.end_repetition = 0.5;
+  folder.append_metrics(next);
+  CHECK(read_text_file(folder.metrics_path()).rfind(std::string(kMetricsColumns) + "\n", 0) == 0);
+  rows = folder.read_metrics();
+  REQUIRE(rows.size() == 2);
+  CHECK_FALSE(rows[0].draw_share);
+  CHECK(*rows[1].draw_share == 0.25);
+  CHECK(*rows[1].end_repetition == 0.5);
+  CHECK(metrics_column("selfplay_time_share") == 31);
 }

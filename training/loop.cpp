@@ -17,6 +17,7 @@
 #include "net/server.h"
 #include "selfplay/selfplay.h"
 #include "training/arenas.h"
+#include "training/diagnostics.h"
 #include "training/gate.h"
 #include "training/run_dir.h"
 #include "training/train_run.h"
@@ -239,6 +240,11 @@ void run_loop(const RunContext& run) {
     for (const LoopMatch& m : matches)
       if (progress.has(m.key)) row.seconds += progress.numbers(m.key).back();
     const double seconds = row.seconds;
+    const GenerationDiagnostics d = generation_diagnostics(folder.shards_dir(), "gen" + std::to_string(g), config);
+    row.end_mate = d.end_mate, row.end_repetition = d.end_repetition, row.end_cap = d.end_cap;
+    row.end_resign = d.end_resign, row.end_other = d.end_other, row.draw_share = d.draws;
+    row.mean_abs_root_value = d.mean_abs_root_value, row.mean_abs_value_target = d.mean_abs_value_target;
+    row.selfplay_time_share = row.seconds > 0 ? sp.back() / row.seconds : 0.0;
     folder.append_metrics(row);
     const RatingsTable ratings = refit_ratings(run);
     draw_curve(run, g, ratings);
