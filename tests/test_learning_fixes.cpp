@@ -1,7 +1,5 @@
 // The learning fixes of issue 27: one network input whoever plays the net,
 // the per-generation diagnostics and each fix's key.
-#include <catch.hpp>
-
 #include <algorithm>
 #include <filesystem>
 #include <mutex>
@@ -24,6 +22,9 @@
 #include "training/window.h"
 #include "util/error.h"
 #include "util/files.h"
+
+// After the LibTorch headers, whose glog-style CHECK it replaces.
+#include <catch.hpp>
 
 using namespace vzero;
 namespace fs = std::filesystem;
@@ -105,7 +106,7 @@ TEST_CASE("end reasons fall into the diagnostics' classes") {
   for (const auto& [reason, cls] : std::vector<std::pair<std::string, std::string>>{
            {"checkmate", "mate"}, {"king-captured", "mate"}, {"repetition", "repetition"},
            {"perpetual-check", "repetition"}, {"cap", "cap"}, {"resign", "resign"}, {"stalemate", "other"},
-           {"fifty-move", "other"}}) {
+           {"fifty-move", "other"}, {"capture", "mate"}, {"no-move", "mate"}, {"last-standing", "mate"}}) {
     g.end_reason = reason;
     CHECK(end_reason_class(g) == cls);
   }

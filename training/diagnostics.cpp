@@ -14,7 +14,9 @@ namespace vzero {
 std::string end_reason_class(const GameRecord& game) {
   const std::string& r = game.end_reason;
   if (game.resigned || r == "resign") return "resign";
-  if (r == "checkmate" || r == "king-captured") return "mate";
+  // A win by the rules: mate, a captured king, attrition's capture, no move or last seat standing.
+  if (r == "checkmate" || r == "king-captured" || r == "capture" || r == "no-move" || r == "last-standing")
+    return "mate";
   if (r == "repetition" || r == "perpetual-check") return "repetition";
   if (r == "cap") return "cap";
   return "other";

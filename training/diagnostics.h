@@ -15,7 +15,8 @@ namespace vzero {
 struct GenerationDiagnostics {
   int64_t games = 0, positions = 0;
   // Shares of the games (each in [0, 1], summing to 1 when there are games).
-  double end_mate = 0;        // checkmate or king capture
+  double end_mate = 0;        // a win by the rules: checkmate, king capture (attrition: capture,
+                              // no move, last standing)
   double end_repetition = 0;  // repetition, perpetual check
   double end_cap = 0;         // the game-length cap
   double end_resign = 0;      // resignation
