@@ -55,7 +55,7 @@ int write_clock_scalars(int repetitions, int rule50, int plies, int max_plies, f
   return 3;
 }
 
-void GameState::encode(uint8_t*, float*) const {
+void GameState::encode(uint8_t*, float*, int) const {
   throw Error("variant '" + game().id() + "' has no network encoding");
 }
 

@@ -70,8 +70,13 @@ class GameState {
   virtual std::vector<double> heuristic_values() const {
     return std::vector<double>(num_players(), 0.0);
   }
-  // Writes the network input of game().encoding(): planes (C*H*W bytes) and scalars.
-  virtual void encode(uint8_t* planes, float* scalars) const;
+  // Writes the network input of game().encoding(): planes (C*H*W bytes) and
+  // scalars; the plies scalar is plies / plies_scale (plies_scale 0: / this
+  // state's cap), so a network sees the scale it was trained with whatever
+  // cap the game it plays has.
+  virtual void encode(uint8_t* planes, float* scalars, int plies_scale) const;
+  // The same with the state's own cap as the plies scale.
+  void encode(uint8_t* planes, float* scalars) const { encode(planes, scalars, 0); }
 };
 
 // Checks that text has the shape of an action in the rules notation.

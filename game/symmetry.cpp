@@ -67,13 +67,16 @@ std::string map_action_text(const std::string& text, const std::string& name, in
 
 }  // namespace
 
-std::vector<BoardSymmetry> board_symmetries(const Game& game) {
+std::vector<BoardSymmetry> board_symmetries(const Game& game) { return board_symmetries(game, game.variant().symmetries); }
+
+std::vector<BoardSymmetry> board_symmetries(const Game& game, const std::vector<std::string>& names) {
   const Variant& v = game.variant();
   std::vector<BoardSymmetry> out;
-  if (v.symmetries.empty()) return out;
+  if (names.empty()) return out;
   std::unordered_map<std::string, int> by_text;
   for (int a = 0; a < game.num_actions(); ++a) by_text.emplace(game.action_text(a), a);
-  for (const std::string& name : v.symmetries) {  // names were checked when the variant was read
+  for (const std::string& name : names) {
+    check_symmetry_name(name, v.files, v.ranks);
     BoardSymmetry s;
     s.name = name;
     s.square.resize(size_t(v.squares()));

@@ -8,6 +8,7 @@
 
 #include "util/error.h"
 #include "util/files.h"
+#include "util/toml_reader.h"
 
 namespace vzero {
 
@@ -135,6 +136,7 @@ void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t ste
   h.step = step;
   h.generation = generation;
   h.weights_hash = weights_hash(model);
+  h.input_plies = model->input_plies;
   for (const auto& [key, value] : checkpoint_fields(h)) out.write(key, value);
   torch::serialize::OutputArchive weights;
   model->save(weights);
@@ -171,7 +173,8 @@ std::vector<std::pair<std::string, c10::IValue>> checkpoint_fields(const Checkpo
           {"config", h.config.to_text()},
           {"step", h.step},
           {"generation", int64_t(h.generation)},
-          {"weights_hash", h.weights_hash}};
+          {"weights_hash", h.weights_hash},
+          {"input_plies", int64_t(h.input_plies)}};
 }
 
 CheckpointHeader read_checkpoint_fields(const FieldReader& field, const ModelIdentity* expected,
@@ -183,6 +186,8 @@ CheckpointHeader read_checkpoint_fields(const FieldReader& field, const ModelIde
   h.step = read_int(field, "step", 0, std::numeric_limits<int64_t>::max());
   h.generation = int(read_int(field, "generation", 0, std::numeric_limits<int32_t>::max()));
   h.weights_hash = read_string(field, "weights_hash");
+  c10::IValue plies;
+  h.input_plies = field("input_plies", plies) ? int(read_int(field, "input_plies", 0, 100000)) : -1;
   // The largest layers (at least 2 bytes a weight, stored uncompressed) must fit
   // in the file: a corrupt config must not make the reader build a model of
   // gigabytes first.
@@ -206,6 +211,21 @@ std::pair<ModelIdentity, ModelConfig> read_checkpoint_header(const std::string& 
   }
 }
 
+int checkpoint_plies_fallback(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  for (const fs::path& config : {fs::path(p).replace_extension(".toml"), p.parent_path().parent_path() / "config.toml"}) {
+    std::error_code ec;
+    if (!fs::is_regular_file(config, ec)) continue;
+    const toml::table t = parse_toml(read_text_file(config.string()), config.string());
+    const auto plies = t["selfplay"]["max_plies"].value<int64_t>();
+    if (!plies) return 0;
+    if (*plies < 0 || *plies > 100000) throw Error(config.string() + ": selfplay.max_plies is out of range");
+    return int(*plies);
+  }
+  return 0;
+}
+
 Checkpoint load_checkpoint(const std::string& path, const ModelIdentity* expected) {
   torch::serialize::InputArchive in;
   open_archive(in, path);
@@ -216,6 +236,7 @@ Checkpoint load_checkpoint(const std::string& path, const ModelIdentity* expecte
     c.step = h.step;
     c.generation = h.generation;
     c.model = PolicyValueNet(h.config, h.identity);
+    c.model->input_plies = h.input_plies >= 0 ? h.input_plies : checkpoint_plies_fallback(path);
     torch::serialize::InputArchive weights;
     if (!in.try_read("model", weights)) throw Error("no weights");
     try {

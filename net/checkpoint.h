@@ -29,6 +29,7 @@ struct CheckpointHeader {
   int64_t step = 0;
   int generation = 0;
   std::string weights_hash;
+  int input_plies = 0;  // the model's plies scale; -1 when the checkpoint predates the field
 };
 // The header's fields as save_checkpoint writes them ("format" first).
 std::vector<std::pair<std::string, c10::IValue>> checkpoint_fields(const CheckpointHeader& header);
@@ -45,10 +46,18 @@ CheckpointHeader read_checkpoint_fields(const FieldReader& field, const ModelIde
 void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t step, int generation,
                      torch::optim::Optimizer* optimizer = nullptr);
 // Loads a checkpoint; when expected is given, its identity must match
-// (throws Error on a mismatch, a truncated or corrupt file).
+// (throws Error on a mismatch, a truncated or corrupt file). A checkpoint
+// older than the input_plies field takes it from the run config beside it
+// (checkpoint_plies_fallback).
 Checkpoint load_checkpoint(const std::string& path, const ModelIdentity* expected = nullptr);
 // Restores the optimizer state saved with a checkpoint (throws Error when absent or corrupt).
 void load_optimizer_state(const std::string& path, torch::optim::Optimizer& optimizer);
+// The plies scale of a checkpoint saved before checkpoint carried one: the
+// [selfplay] max_plies of the run config beside it (DIR/NAME.toml for
+// DIR/NAME.pt, as models/*.toml; else the run folder's config.toml for
+// RUN/models/gen-NNN.pt), 0 when there is none or it is 0 (the variant's
+// cap, which is what such a run trained with). Throws Error on a malformed config.
+int checkpoint_plies_fallback(const std::string& path);
 // The identity and config of a checkpoint without building its model.
 std::pair<ModelIdentity, ModelConfig> read_checkpoint_header(const std::string& path);
 

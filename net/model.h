@@ -33,6 +33,10 @@ struct PolicyValueNetImpl : torch::nn::Module {
 
   ModelConfig config;
   ModelIdentity identity;
+  // The cap in plies that the plies input of the training data was scaled by
+  // (selfplay.max_plies, else the variant's); 0: unknown, each state's own cap.
+  // Every evaluator of this model encodes with it (net/server.cpp).
+  int input_plies = 0;
   NetworkGraph graph;
   // When set, batch-norm layers in training mode call it instead of their module
   // (distributed training: statistics over every rank's samples).

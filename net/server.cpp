@@ -243,7 +243,7 @@ void InferenceServer::evaluate(const std::vector<const GameState*>& states, std:
   uint64_t hits = 0;
   for (size_t i = 0; i < states.size(); ++i) {
     const GameState& st = *states[i];
-    st.encode(planes.data(), scalars.data());
+    st.encode(planes.data(), scalars.data(), s.model->input_plies);
     Request& r = requests[i];
     r.key = mix_scalars(st.hash(), scalars);
     r.legal = &st.legal_actions();
@@ -314,5 +314,16 @@ double InferenceServer::measure_evals_per_s(int batch, double seconds) {
 }
 
 const ModelIdentity& InferenceServer::identity() const { return impl_->model->identity; }
+
+int InferenceServer::input_plies() const { return impl_->model->input_plies; }
+
+std::vector<float> InferenceServer::input_of(const GameState& state) const {
+  const EncodingSpec& spec = impl_->spec;
+  std::vector<uint8_t> planes(size_t(spec.planes) * spec.plane_size());
+  std::vector<float> scalars(spec.scalars), input(size_t(spec.channels()) * spec.plane_size());
+  state.encode(planes.data(), scalars.data(), impl_->model->input_plies);
+  expand_input(spec, planes.data(), scalars.data(), input.data());
+  return input;
+}
 
 }  // namespace vzero

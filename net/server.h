@@ -43,6 +43,10 @@ class InferenceServer : public Evaluator {
   // thread laid out like a worker (the ceiling self-play is measured against).
   double measure_evals_per_s(int batch, double seconds);
   const ModelIdentity& identity() const;
+  // The network input of a state exactly as evaluate() builds it before any
+  // symmetry (channels x H x W floats): plies scaled by the model's input_plies.
+  std::vector<float> input_of(const GameState& state) const;
+  int input_plies() const;  // the model's plies scale (0: each state's cap)
 
   struct Impl;
 

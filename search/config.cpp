@@ -55,6 +55,7 @@ void visit(SearchConfig& c, TomlReader* in) {
   integer("batch", c.batch, 1, 1024);
   real("virtual_loss", c.virtual_loss, 0.0, 100.0);
   flag("reuse_tree", c.reuse_tree);
+  flag("two_fold_draw", c.two_fold_draw);
 }
 
 }  // namespace

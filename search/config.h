@@ -35,6 +35,7 @@ struct SearchConfig {
   int batch = 8;                  // leaves gathered (with virtual loss) per evaluator call
   double virtual_loss = 1.0;
   bool reuse_tree = true;
+  bool two_fold_draw = false;     // lc0: a position repeating one on its path from the root scores a draw
 };
 
 // Reads a [search] table over the given defaults (throws Error on unknown keys or bad values).

@@ -30,6 +30,7 @@ struct Node {
   bool expanded = false;    // edges and priors known
   bool pending = false;     // waiting in a batch for its evaluation
   bool proven = false;      // exact holds the value (terminal, or solved from its children)
+  bool repetition = false;  // a draw because it repeats a position of its path (two_fold_draw)
   int visits = 0;           // completed playouts through this node
   int in_flight = 0;        // playouts on their way (virtual loss)
   Values value_sum{};       // sum of backed-up values, per seat

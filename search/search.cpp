@@ -48,6 +48,9 @@ void Search::advance(int action) {
     for (Edge& e : root_->edges)
       if (e.action == action) next = std::move(e.child);
   state_->apply(action);
+  // A repetition is a draw only inside the tree, and so may be what a proof
+  // below the new root rests on: the game goes on, the proof starts afresh.
+  if (next && config_.two_fold_draw && (next->repetition || next->proven) && !state_->is_terminal()) next.reset();
   root_ = next ? std::move(next) : std::make_unique<Node>();
   root_noise_.clear();
   if (state_->is_terminal()) {
@@ -123,16 +126,26 @@ int Search::select_edge(const Node& node, bool at_root) const {
 std::vector<Node*> Search::select(int forced_edge) {
   std::vector<Node*> path{root_.get()};
   Node* node = root_.get();
+  std::vector<uint64_t> seen;  // the positions of the path (two_fold_draw)
+  if (config_.two_fold_draw) seen.push_back(state_->hash());
   while (node->expanded && !node->proven) {
     const bool at_root = node == root_.get();
     Edge& e = node->edges[at_root && forced_edge >= 0 ? forced_edge : select_edge(*node, at_root)];
     state_->apply(e.action);
+    if (config_.two_fold_draw) seen.push_back(state_->hash());
     if (!e.child) {
       e.child = std::make_unique<Node>();
-      if (state_->is_terminal())
+      if (state_->is_terminal()) {
         mark_terminal(*e.child, *state_);
-      else
+      } else if (config_.two_fold_draw &&
+                 std::find(seen.begin(), seen.end() - 1, seen.back()) != seen.end() - 1) {
+        // lc0's two-fold draw: shuffling back to a position inside the tree gains nothing.
+        e.child->player = -1;
+        e.child->proven = e.child->repetition = true;
+        e.child->exact = Values{};
+      } else {
         e.child->player = int8_t(state_->current_player());
+      }
     }
     node = e.child.get();
     path.push_back(node);

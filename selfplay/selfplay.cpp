@@ -41,6 +41,9 @@ SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig c) {
   c.opening_plies = in.get_range("opening_plies", c.opening_plies, 0, 1000);
   c.opening_temperature = in.get_real("opening_temperature", c.opening_temperature, 0.01, 100.0);
   c.opening_balance = in.get_real("opening_balance", c.opening_balance, 0.0, 1.0);
+  c.fast_batch = in.get_range("fast_batch", c.fast_batch, 0, 1024);
+  c.full_root = in.get<std::string>("full_root", c.full_root);
+  if (c.full_root != "reuse" && c.full_root != "fresh") in.fail("full_root", "must be reuse or fresh");
   if (c.evaluator != "rollout" && c.evaluator != "heuristic" && c.evaluator != "constant")
     in.fail("evaluator", "must be rollout, heuristic or constant");
   in.finish();
@@ -134,6 +137,8 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index) {
   while (!state->is_terminal()) {
     const bool full = uniform(rng) < sp.full_fraction;
     search.mutable_config().root_noise = full && job.search.root_noise;
+    search.mutable_config().batch = !full && sp.fast_batch > 0 ? sp.fast_batch : job.search.batch;
+    if (full && sp.full_root == "fresh") search.set_root(*state);
     const int target = full ? sp.full_visits : sp.fast_visits;
     const SearchResult r = search.run(std::max(1, target - search.root().visits));
     out.evaluations += r.evaluations;

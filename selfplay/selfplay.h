@@ -40,6 +40,9 @@ struct SelfplayConfig {
   double opening_temperature = 1.0;  // temperature on those priors
   double opening_balance = 1.0;    // redraw (up to 8 times) an opening whose value for the player
                                    // to act is beyond +-this (1: keep every opening)
+  int fast_batch = 0;              // leaves in flight (search.batch) of a fast search; 0: search.batch
+  std::string full_root = "reuse"; // a full search's root: "reuse" the tree of the moves before, or
+                                   // start it "fresh" so that its noise reaches every playout
 };
 SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig defaults = {});
 

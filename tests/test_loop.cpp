@@ -198,7 +198,9 @@ TEST_CASE("run folder: metrics rows are written whole and read defensively", "[l
   };
   folder.append_metrics(row(1));
   folder.append_metrics(row(2));
-  CHECK(read_text_file(path) == std::string(kMetricsColumns) + "\n1" + zeros + "1,5\n2" + zeros + "2,5\n");
+  const std::string empty(9, ',');  // the self-play diagnostics, not given
+  CHECK(read_text_file(path) == std::string(kMetricsColumns) + "\n1" + zeros + "1,5" + empty + "\n2" + zeros + "2,5" +
+                                    empty + "\n");
   const auto rows = folder.read_metrics();
   REQUIRE(rows.size() == 2);
   CHECK(rows[1].current_model == 2);
@@ -208,10 +210,10 @@ TEST_CASE("run folder: metrics rows are written whole and read defensively", "[l
     write_text_file(path, text);
     CHECK_THROWS_WITH(folder.read_metrics(), Catch::Contains(message));
   };
-  fails_with(good + "3" + zeros + "3", "no line end");                  // a partial last row
-  fails_with(good + "3,0,0\n", "expected 22 cells, found 3");            // a short row
-  fails_with(good + "2" + zeros + "2,5\n", "generation '2' where 3");    // a generation twice
-  fails_with(good + "3" + zeros + "x,5\n", "current_model 'x'");         // not a number
+  fails_with(good + "3" + zeros + "3,5" + empty, "no line end");                  // a partial last row
+  fails_with(good + "3,0,0\n", "expected 31 cells, found 3");            // a short row
+  fails_with(good + "2" + zeros + "2,5" + empty + "\n", "generation '2' where 3");    // a generation twice
+  fails_with(good + "3" + zeros + "x,5" + empty + "\n", "current_model 'x'");         // not a number
   fails_with("generation,games\n", "not the metrics header");            // another version's columns
   fails_with("", "empty");
   fs::remove_all(dir);

@@ -219,7 +219,13 @@ void draw_curve(const RunContext& run, int generations, const RatingsTable& rati
         "plot " +
         quoted(folder.metrics_path()) + " using 1:" + std::to_string(metrics_column("val_policy_top1")) +
         " with linespoints title 'policy top-1', "
-        "'' using 1:" + std::to_string(metrics_column("val_value_mse")) + " with linespoints title 'value MSE'\n";
+        "'' using 1:" + std::to_string(metrics_column("val_value_mse")) + " with linespoints title 'value MSE', "
+        "'' using 1:" + std::to_string(metrics_column("draw_share")) + " with linespoints title 'self-play draws', "
+        "'' using 1:" + std::to_string(metrics_column("end_repetition")) + " with linespoints title 'ended by repetition', "
+        "'' using 1:" + std::to_string(metrics_column("mean_abs_value_target")) +
+        " with linespoints title 'mean |value target|', "
+        "'' using 1:" + std::to_string(metrics_column("selfplay_time_share")) +
+        " with linespoints title 'self-play share of time'\n";
   script += "unset multiplot\n";
   const fs::path path = folder.curve_script_path();
   write_text_file(path.string(), script);

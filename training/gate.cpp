@@ -22,10 +22,10 @@ bool gate_promotes(const LoopConfig& loop, const ArenaResult& result) {
   return true;
 }
 
-GateOutcome gate_candidate(const RunContext& run, int candidate, int current, MatchGroup* group) {
+GateOutcome gate_candidate(const RunContext& run, int candidate, int current, MatchGroup* group, bool measure) {
   const RunConfig& config = run.config;
   GateOutcome out;
-  if (config.loop.arena_games > 0) {
+  if (config.loop.arena_games > 0 && (measure || config.loop.gate != "always")) {
     LoopMatch m;
     m.key = "arena_prev";
     m.opponent = net_spec(run.folder.model_path(current), config.loop.arena_visits);

@@ -33,6 +33,8 @@ bool gate_promotes(const LoopConfig& loop, const ArenaResult& result);
 // Plays generation `candidate` against generation `current` of the run
 // (match "arena_prev", resumed from the records) and judges it; with a group
 // (MPI ranks), every rank plays its share and gets the same outcome.
-GateOutcome gate_candidate(const RunContext& run, int candidate, int current, MatchGroup* group = nullptr);
+// With gate = "always" and measure false (loop.measure_every), no match is played.
+GateOutcome gate_candidate(const RunContext& run, int candidate, int current, MatchGroup* group = nullptr,
+                           bool measure = true);
 
 }  // namespace vzero

@@ -17,6 +17,8 @@
 #include "net/server.h"
 #include "selfplay/selfplay.h"
 #include "training/arenas.h"
+#include "training/bootstrap_player.h"
+#include "training/diagnostics.h"
 #include "training/gate.h"
 #include "training/run_dir.h"
 #include "training/train_run.h"
@@ -111,7 +113,13 @@ struct GenerationRun {
                 << int(s.positions_per_s()) << "\n" << std::flush;
       };
       job.progress_seconds = 10.0;
-      sp = run_selfplay(job);
+      const LoopConfig& loop = run.config.loop;
+      if (bootstrap && !loop.bootstrap_player.empty()) {
+        run.log << "gen " << g << " bootstrap games played by " << loop.bootstrap_player << std::endl;
+        sp = play_bootstrap_games(job, loop.bootstrap_player, loop.bootstrap_random_plies, run.config.search);
+      } else {
+        sp = run_selfplay(job);
+      }
       if (server) net = server->stats();
     }
     const int64_t positions = written.positions + sp.positions;
@@ -155,10 +163,12 @@ struct GenerationRun {
   // 4. The gate's match against the current model and its verdict, recorded
   // as gate = promoted, SPRT log-likelihood ratio, SPRT result (0 H0, 1 H1, 2 undecided).
   bool gate(ArenaResult& vs_prev) {
-    const bool played = run.config.loop.arena_games > 0;
+    const LoopConfig& loop = run.config.loop;
+    const bool measure = measures_generation(loop, g);
+    const bool played = loop.arena_games > 0 && (measure || loop.gate != "always");
     if (!progress.has("gate") || (played && !progress.has("arena_prev"))) {
       const auto start = std::chrono::steady_clock::now();
-      const GateOutcome o = gate_candidate(run, g, current);
+      const GateOutcome o = gate_candidate(run, g, current, nullptr, measure);
       progress.set("gate", {o.promote ? 1.0 : 0.0, o.result.llr, double(int(o.result.sprt_result))});
       if (played) record("arena_prev", o.result, start);
     }
@@ -200,6 +210,12 @@ void run_loop(const RunContext& run) {
   const std::vector<MetricsRow> rows = folder.read_metrics();
   int generation = int(rows.size());  // completed generations
   int current = rows.empty() ? 0 : rows.back().current_model;
+  // The last measured scores against generation 0 and the baseline (loop.saturated_score).
+  std::optional<double> last_gen0, last_base;
+  for (const MetricsRow& r : rows) {
+    if (r.score_vs_gen0) last_gen0 = r.score_vs_gen0;
+    if (r.score_vs_baseline) last_base = r.score_vs_baseline;
+  }
   log << "run " << folder.dir() << ": variant " << config.variant << ", " << generation
       << " generations done, current model gen-" << current << std::endl;
   // A kill may have come between the last row and its ratings or curve.
@@ -214,9 +230,12 @@ void run_loop(const RunContext& run) {
     // Matches: the gate's against the current model, then generation 0, the baseline and the anchors.
     ArenaResult vs_prev;
     const bool promote = step.gate(vs_prev);
-    const std::vector<LoopMatch> matches = measuring_matches(run);
+    std::vector<LoopMatch> matches = measuring_matches(run);
+    matches[0].games = measuring_games(loop, last_gen0, matches[0].games);
+    matches[1].games = measuring_games(loop, last_base, matches[1].games);
+    const bool measure = measures_generation(loop, g);
     std::vector<ArenaResult> results;
-    for (const LoopMatch& m : matches) results.push_back(step.arena(m));
+    for (const LoopMatch& m : matches) results.push_back(measure ? step.arena(m) : ArenaResult{});
     if (promote) current = g;
 
     // One row of metrics (the generation's commit), then the ratings and the curve.
@@ -239,6 +258,13 @@ void run_loop(const RunContext& run) {
     for (const LoopMatch& m : matches)
       if (progress.has(m.key)) row.seconds += progress.numbers(m.key).back();
     const double seconds = row.seconds;
+    if (row.score_vs_gen0) last_gen0 = row.score_vs_gen0;
+    if (row.score_vs_baseline) last_base = row.score_vs_baseline;
+    const GenerationDiagnostics d = generation_diagnostics(folder.shards_dir(), "gen" + std::to_string(g), config);
+    row.end_mate = d.end_mate, row.end_repetition = d.end_repetition, row.end_cap = d.end_cap;
+    row.end_resign = d.end_resign, row.end_other = d.end_other, row.draw_share = d.draws;
+    row.mean_abs_root_value = d.mean_abs_root_value, row.mean_abs_value_target = d.mean_abs_value_target;
+    row.selfplay_time_share = row.seconds > 0 ? sp.back() / row.seconds : 0.0;
     folder.append_metrics(row);
     const RatingsTable ratings = refit_ratings(run);
     draw_curve(run, g, ratings);

@@ -8,6 +8,7 @@
 #include "util/error.h"
 #include "util/toml_reader.h"
 #include "game/variant.h"
+#include "game/symmetry.h"
 
 namespace vzero {
 
@@ -26,11 +27,20 @@ TrainConfig read_train(TomlReader& in) {
   c.weight_decay = in.get_real("weight_decay", c.weight_decay, 0.0, 1.0);
   c.lr_warmup_steps = in.get_range("lr_warmup_steps", c.lr_warmup_steps, 0, 100000000);
   c.lr_decay_steps = in.get_range("lr_decay_steps", c.lr_decay_steps, 0, 100000000);
+  c.lr_schedule = in.get<std::string>("lr_schedule", c.lr_schedule);
+  if (c.lr_schedule != "step" && c.lr_schedule != "cosine") in.fail("lr_schedule", "must be step or cosine");
+  c.lr_min = in.get_real("lr_min", c.lr_min, 0.0, 10.0);
+  if (c.lr_schedule == "cosine" && c.lr_decay_steps == 0)
+    in.fail("lr_schedule", "cosine needs lr_decay_steps (the steps from lr to lr_min)");
   c.value_weight = in.get_real("value_weight", c.value_weight, 0.0, 100.0);
   c.root_value_weight = in.get_real("root_value_weight", c.root_value_weight, 0.0, 1.0);
   c.value_target = in.get<std::string>("value_target", c.value_target);
   if (c.value_target != "result" && c.value_target != "root" && c.value_target != "mix" && c.value_target != "phase")
     in.fail("value_target", "must be result, root, mix or phase");
+  c.wdl_target = in.get<std::string>("wdl_target", c.wdl_target);
+  if (c.wdl_target != "mix" && c.wdl_target != "result" && c.wdl_target != "decisive")
+    in.fail("wdl_target", "must be mix, result or decisive");
+  c.fast_value_weight = in.get_real("fast_value_weight", c.fast_value_weight, 0.0, 1.0);
   c.moves_left_weight = in.get_real("moves_left_weight", c.moves_left_weight, 0.0, 100.0);
   c.window_growth = in.get<bool>("window_growth", c.window_growth);
   c.window_min = in.get_range("window_min", c.window_min, 1, 1000000000);
@@ -39,10 +49,27 @@ TrainConfig read_train(TomlReader& in) {
   c.bootstrap_share = in.get_real("bootstrap_share", c.bootstrap_share, 0.0, 1.0);
   c.holdout_fraction = in.get_real("holdout_fraction", c.holdout_fraction, 0.0, 0.5);
   c.symmetries = in.get<bool>("symmetries", c.symmetries);
+  c.extra_symmetries = in.get_strings("extra_symmetries", c.extra_symmetries);
+  for (const std::string& name : c.extra_symmetries)
+    if (std::find(symmetry_names().begin(), symmetry_names().end(), name) == symmetry_names().end())
+      in.fail("extra_symmetries", "'" + name + "' is not a symmetry name");
   c.threads = in.get_range("threads", c.threads, 1, 256);
   in.finish();
   return c;
 }
+
+}  // namespace
+
+bool measures_generation(const LoopConfig& loop, int g) {
+  return g % loop.measure_every == 0 || (loop.generations > 0 && g >= loop.generations);
+}
+
+int measuring_games(const LoopConfig& loop, const std::optional<double>& last, int games) {
+  const bool saturated = loop.saturated_score > 0.0 && last && *last >= loop.saturated_score;
+  return saturated ? std::min(games, loop.saturated_games) : games;
+}
+
+namespace {
 
 LoopConfig read_loop(TomlReader& in) {
   LoopConfig c;
@@ -61,6 +88,11 @@ LoopConfig read_loop(TomlReader& in) {
   const int least = c.gate == "sprt" ? 2 : c.gate == "score" ? 1 : 0;  // the SPRT judges pairs
   if (c.arena_games < least) in.fail("arena_games", "must be at least " + std::to_string(least) + " with gate = " + c.gate);
   c.arena_visits = in.get_range("arena_visits", c.arena_visits, 1, 10000000);
+  c.measure_every = in.get_range("measure_every", c.measure_every, 1, 1000000);
+  c.saturated_score = in.get_real("saturated_score", c.saturated_score, 0.0, 1.0);
+  c.saturated_games = in.get_range("saturated_games", c.saturated_games, 1, 1000000);
+  c.bootstrap_player = in.get<std::string>("bootstrap_player", c.bootstrap_player);
+  c.bootstrap_random_plies = in.get_range("bootstrap_random_plies", c.bootstrap_random_plies, 0, 1000);
   c.openings = in.get<std::string>("openings", c.openings);
   if (c.openings.empty()) in.fail("openings", "must be auto, none, random:N or a file");
   if (c.openings.rfind("random:", 0) == 0) {

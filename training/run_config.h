@@ -5,6 +5,7 @@
 // text (every value in force) is written next to a run's output and hashed
 // into its shards. No LibTorch here.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,11 +28,19 @@ struct TrainConfig {
   double weight_decay = 1e-4;
   int lr_warmup_steps = 100;
   int lr_decay_steps = 0;         // lr halves every this many steps; 0: constant after warm-up
+  std::string lr_schedule = "step";  // step (halving every lr_decay_steps) or cosine (lr to lr_min
+                                     // over lr_decay_steps steps, then lr_min)
+  double lr_min = 0.0;            // the floor of the cosine schedule
   double value_weight = 1.0;
   double root_value_weight = 0.0;  // share of the search's root value in the value target (the rest: the result)
   std::string value_target = "mix";  // result, root (the search's value), mix (root_value_weight of
                                      // the root value), or phase (that share scaled by the part of
                                      // the game still to play: early positions lean on the search)
+  std::string wdl_target = "mix";  // the win/draw/loss target: mix (the root value's share as a win or
+                                   // loss by its sign, the rest of it a draw: D grows as |q| falls),
+                                   // result (the game's result alone), or decisive (the root value's
+                                   // share split (1 + q) / 2 win, (1 - q) / 2 loss: no draw from uncertainty)
+  double fast_value_weight = 1.0;  // weight of fast-search positions in the value loss (full ones: 1)
   double moves_left_weight = 0.5;  // weight of the moves-left loss (models with a moves-left head)
   bool window_growth = false;     // KataGo-style window: grows with the positions generated, up to window_positions
   int window_min = 25000;         // the window while fewer positions exist, and the growth's scale
@@ -40,6 +49,9 @@ struct TrainConfig {
   double bootstrap_share = 1.0;   // largest share of the window taken by generation-0 games
   double holdout_fraction = 0.05; // share of games kept out of training for validation
   bool symmetries = true;         // augment with the variant's declared symmetries
+  std::vector<std::string> extra_symmetries;  // and with these (names as in variant files): exact
+                                              // symmetries of a variant whose file, and so whose
+                                              // rules hash and shipped model, predate them
   int threads = 2;                // intra-op threads of the training thread
 };
 
@@ -62,7 +74,20 @@ struct LoopConfig {
   std::vector<std::string> anchors;       // more fixed opponents (player specs), each played by every generation
   int anchor_games = 20;                  // per anchor and generation
   std::string ratings_anchor = "gen-000"; // the player at Elo 0 in ratings.csv: gen-NNN, the baseline or an anchor
+  int measure_every = 1;          // the measuring matches (and, with gate = always, the match against the
+                                  // previous model) every this many generations, and at the last one
+  double saturated_score = 0.0;   // > 0: a measuring match against generation 0 or the baseline whose last
+                                  // score reached this plays only saturated_games games (0: off)
+  int saturated_games = 10;
+  std::string bootstrap_player;   // non-empty: a player spec ("uci:...") plays the bootstrap generation
+                                  // (training/bootstrap_player.h) instead of selfplay.evaluator
+  int bootstrap_random_plies = 4; // random plies before each of its games (not recorded)
 };
+// Whether generation g plays the measuring matches under loop.measure_every.
+bool measures_generation(const LoopConfig& loop, int g);
+// The games of a measuring match of `games` whose opponent the last measured score (if any)
+// was against: loop.saturated_games once that score reached loop.saturated_score (> 0).
+int measuring_games(const LoopConfig& loop, const std::optional<double>& last_score, int games);
 
 struct RunConfig {
   std::string variant = "attrition";

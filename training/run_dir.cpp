@@ -111,6 +111,15 @@ void for_each_metric(Row& r, F&& f) {
   f("promoted", r.promoted);
   f("current_model", r.current_model);
   f("seconds", r.seconds);
+  f("end_mate", r.end_mate);
+  f("end_repetition", r.end_repetition);
+  f("end_cap", r.end_cap);
+  f("end_resign", r.end_resign);
+  f("end_other", r.end_other);
+  f("draw_share", r.draw_share);
+  f("mean_abs_root_value", r.mean_abs_root_value);
+  f("mean_abs_value_target", r.mean_abs_value_target);
+  f("selfplay_time_share", r.selfplay_time_share);
 }
 
 // The column names of MetricsRow, in order (checked against kMetricsColumns once).
@@ -169,6 +178,15 @@ bool read_cell(const std::string& cell, bool& x) {
   return true;
 }
 
+// The header of metrics.csv before the self-play diagnostics: its rows lack
+// those columns (read as empty; the next row written rewrites the file in
+// this version's columns).
+constexpr const char* kLegacyMetricsColumns =
+    "generation,games,positions,selfplay_pos_per_s,selfplay_evals_per_s,mean_batch,cache_hit_rate,"
+    "train_steps,train_samples_per_s,policy_loss,value_loss,val_policy_top1,val_value_mse,"
+    "score_vs_prev,elo_vs_prev,score_vs_gen0,elo_vs_gen0,score_vs_baseline,elo_vs_baseline,promoted,"
+    "current_model,seconds";
+
 // The header of gating.csv.
 constexpr const char* kGatingColumns = "generation,games,wins,draws,losses,score,elo,margin,promoted,current_model,seconds";
 
@@ -184,7 +202,8 @@ const char* const kMetricsColumns =
     "generation,games,positions,selfplay_pos_per_s,selfplay_evals_per_s,mean_batch,cache_hit_rate,"
     "train_steps,train_samples_per_s,policy_loss,value_loss,val_policy_top1,val_value_mse,"
     "score_vs_prev,elo_vs_prev,score_vs_gen0,elo_vs_gen0,score_vs_baseline,elo_vs_baseline,promoted,"
-    "current_model,seconds";
+    "current_model,seconds,end_mate,end_repetition,end_cap,end_resign,end_other,draw_share,"
+    "mean_abs_root_value,mean_abs_value_target,selfplay_time_share";
 
 int metrics_column(const std::string& name) {
   const std::vector<std::string>& names = metrics_names();
@@ -296,16 +315,21 @@ std::vector<MetricsRow> RunFolder::read_metrics() const {
   const size_t current_model = size_t(metrics_column("current_model") - 1);
   std::vector<MetricsRow> rows;
   std::string line;
+  size_t columns = names.size();  // of the file's header
   for (int n = 1; std::getline(in, line); ++n) {
     const std::string where = "'" + file + "' line " + std::to_string(n) + ": ";
     if (n == 1) {
-      if (line != kMetricsColumns) throw Error(where + "not the metrics header of this version of vzero");
+      if (line == kLegacyMetricsColumns)
+        columns = split_cells(kLegacyMetricsColumns).size();
+      else if (line != kMetricsColumns)
+        throw Error(where + "not the metrics header of this version of vzero");
       continue;
     }
     if (in.eof()) throw Error(where + "the last row has no line end (an incomplete write)");
-    const std::vector<std::string> cells = split_cells(line);
-    if (cells.size() != names.size())
-      throw Error(where + "expected " + std::to_string(names.size()) + " cells, found " + std::to_string(cells.size()));
+    std::vector<std::string> cells = split_cells(line);
+    if (cells.size() != columns)
+      throw Error(where + "expected " + std::to_string(columns) + " cells, found " + std::to_string(cells.size()));
+    cells.resize(names.size());  // an older row: the newer columns empty
     const long generation = whole_number(cells[0]), current = whole_number(cells[current_model]);
     if (generation != long(rows.size()) + 1)
       throw Error(where + "generation '" + cells[0] + "' where " + std::to_string(rows.size() + 1) + " was due");
@@ -335,6 +359,15 @@ void RunFolder::append_metrics(const MetricsRow& row) const {
     first = false;
     write_cell(s, field);
   });
+  if (fs::exists(metrics_path()) && read_text_file(metrics_path()).rfind(std::string(kLegacyMetricsColumns) + "\n", 0) == 0) {
+    // An older run folder: the rows read so far, in this version's columns (the new cells empty).
+    std::istringstream old(read_text_file(metrics_path()));
+    const size_t missing = split_cells(kMetricsColumns).size() - split_cells(kLegacyMetricsColumns).size();
+    std::string text = std::string(kMetricsColumns) + "\n", line;
+    std::getline(old, line);
+    while (std::getline(old, line)) text += line + std::string(missing, ',') + "\n";
+    write_text_file(metrics_path(), text);
+  }
   append_row(metrics_path(), kMetricsColumns, s.str());
 }
 

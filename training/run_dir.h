@@ -47,6 +47,12 @@ struct MetricsRow {
   bool promoted = false;
   int current_model = 0;
   double seconds = 0;
+  // Diagnostics of the generation's self-play (training/diagnostics.h), empty
+  // in rows of older versions: shares of games by end reason, draws, the mean
+  // |root value| and |value target| of its positions, and self-play's share
+  // of the generation's seconds (self-play against matches).
+  std::optional<double> end_mate, end_repetition, end_cap, end_resign, end_other, draw_share;
+  std::optional<double> mean_abs_root_value, mean_abs_value_target, selfplay_time_share;
 };
 
 // The header of metrics.csv: the names of MetricsRow's fields, in order.

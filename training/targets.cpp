@@ -31,12 +31,28 @@ SampleTargets sample_targets(const Sample& s, const TrainConfig& c, bool results
   // Win/draw/loss of the player to act: the result's class, with the root value's share as
   // a win or loss in proportion to its sign (a search value says nothing of draws).
   const double result = s.result[size_t(s.player)];
-  const double q = share > 0.0 ? s.root_value[size_t(s.player)] : 0.0;
-  const double win = (1.0 - share) * (result > 0.0 ? 1.0 : 0.0) + share * std::max(q, 0.0);
-  const double loss = (1.0 - share) * (result < 0.0 ? 1.0 : 0.0) + share * std::max(-q, 0.0);
+  const double wdl_share = c.wdl_target == "result" ? 0.0 : share;
+  const double qw = wdl_share > 0.0 ? s.root_value[size_t(s.player)] : 0.0;
+  const bool decisive = c.wdl_target == "decisive";
+  const double win = (1.0 - wdl_share) * (result > 0.0 ? 1.0 : 0.0) +
+                     wdl_share * (decisive ? (1.0 + qw) / 2.0 : std::max(qw, 0.0));
+  const double loss = (1.0 - wdl_share) * (result < 0.0 ? 1.0 : 0.0) +
+                      wdl_share * (decisive ? (1.0 - qw) / 2.0 : std::max(-qw, 0.0));
   t.wdl = {float(win), float(std::max(0.0, 1.0 - win - loss)), float(loss)};
   t.moves_left = s.moves_left >= 0 ? float(s.moves_left) : -1.0f;
   return t;
+}
+
+double scheduled_lr(const TrainConfig& tc, int64_t t) {
+  double lr = tc.lr;
+  if (tc.lr_warmup_steps > 0 && t < tc.lr_warmup_steps) lr *= double(t + 1) / tc.lr_warmup_steps;
+  if (tc.lr_schedule == "cosine" && tc.lr_decay_steps > 0) {
+    const double x = std::min(1.0, double(t) / tc.lr_decay_steps);
+    const double floor = std::min(tc.lr_min, tc.lr);
+    return floor + (lr - floor) * 0.5 * (1.0 + std::cos(M_PI * x));
+  }
+  if (tc.lr_decay_steps > 0) lr *= std::pow(0.5, double(t / tc.lr_decay_steps));
+  return lr;
 }
 
 int64_t window_size(const TrainConfig& c, int64_t total) {

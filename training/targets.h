@@ -22,6 +22,9 @@ double root_value_share(const Sample& s, const TrainConfig& config);
 // The targets of a sample; results_only takes the value from the game's result alone (validation).
 SampleTargets sample_targets(const Sample& s, const TrainConfig& config, bool results_only = false);
 
+// The learning rate of step t: warm-up, then train.lr_schedule.
+double scheduled_lr(const TrainConfig& config, int64_t t);
+
 // The replay window's size in positions after total positions were generated (window_growth).
 int64_t window_size(const TrainConfig& config, int64_t total_positions);
 

@@ -31,7 +31,12 @@ struct Trainer::Impl {
 
   Impl(const Game& g, const RunConfig& c, ProcessGroup* pg)
       : game(g), config(c), spec(g.encoding()), device(parse_device(pg ? pg->device() : c.device)), group(pg) {
-    if (c.train.symmetries) symmetries = board_symmetries(g);
+    if (c.train.symmetries) {
+      std::vector<std::string> names = g.variant().symmetries;
+      for (const std::string& n : c.train.extra_symmetries)
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+      symmetries = board_symmetries(g, names);
+    }
   }
   int rank() const { return group ? group->rank() : 0; }
   int world() const { return group ? group->world() : 1; }
@@ -51,11 +56,7 @@ struct Trainer::Impl {
   }
 
   double learning_rate(int64_t t) const {
-    const TrainConfig& tc = config.train;
-    double lr = tc.lr;
-    if (tc.lr_warmup_steps > 0 && t < tc.lr_warmup_steps) lr *= double(t + 1) / tc.lr_warmup_steps;
-    if (tc.lr_decay_steps > 0) lr *= std::pow(0.5, double(t / tc.lr_decay_steps));
-    return lr;
+    return scheduled_lr(config.train, t);
   }
 
   void set_lr(double lr) {
@@ -71,6 +72,7 @@ struct Trainer::Impl {
   // and moves-left targets, the policy mask and the moves-left mask of a batch.
   struct Batch {
     torch::Tensor x, policy, value, wdl, moves_left, mask, moves_left_mask;
+    torch::Tensor value_weight;  // per sample (train.fast_value_weight); undefined when all are 1
   };
   // Sample i is seen through symmetry sym[i] - 1 (0: as it is; no sym: all as they are). Value
   // targets follow train.value_target unless results_only (validation: the game's result).
@@ -111,6 +113,13 @@ struct Trainer::Impl {
       mm[i] = t.moves_left >= 0.0f ? 1.0f : 0.0f;
       m[i] = s.full_search && !s.policy_index.empty() ? 1.0f : 0.0f;
     }
+    if (config.train.fast_value_weight != 1.0 && !results_only) {
+      b.value_weight = torch::ones({n});
+      float* w = b.value_weight.data_ptr<float>();
+      for (int i = 0; i < n; ++i)
+        if (!samples[size_t(i)]->full_search) w[i] = float(config.train.fast_value_weight);
+      b.value_weight = b.value_weight.to(device);
+    }
     for (torch::Tensor* t : {&b.x, &b.policy, &b.value, &b.wdl, &b.moves_left, &b.mask, &b.moves_left_mask})
       *t = t->to(device);  // every field of Batch
     return b;
@@ -138,8 +147,14 @@ struct Trainer::Impl {
     Losses l;
     const torch::Tensor ce = -(b.policy * torch::log_softmax(out.policy, 1)).sum(1);
     l.policy = (ce * b.mask).sum() / policy_n;
-    l.value = out.wdl.defined() ? -(b.wdl * torch::log_softmax(out.wdl, 1)).sum(1).mean()
-                                : (out.values - b.value).pow(2).mean();
+    if (b.value_weight.defined()) {  // a weighted mean: fast-search positions count fast_value_weight
+      const torch::Tensor per = out.wdl.defined() ? -(b.wdl * torch::log_softmax(out.wdl, 1)).sum(1)
+                                                  : (out.values - b.value).pow(2).mean(1);
+      l.value = (per * b.value_weight).sum() / float(b.value_weight.size(0));
+    } else {
+      l.value = out.wdl.defined() ? -(b.wdl * torch::log_softmax(out.wdl, 1)).sum(1).mean()
+                                  : (out.values - b.value).pow(2).mean();
+    }
     if (out.moves_left.defined()) {
       const torch::Tensor error =
           torch::smooth_l1_loss(torch::log1p(out.moves_left), torch::log1p(b.moves_left), torch::Reduction::None)
@@ -167,6 +182,8 @@ Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& c
     impl_->model = c.model;
     impl_->step = c.step;
   }
+  // The plies input of this run's samples is scaled by its game-length cap.
+  impl_->model->input_plies = config.selfplay.max_plies > 0 ? config.selfplay.max_plies : game.variant().max_plies;
   const TrainConfig& tc = config.train;
   if (tc.optimizer == "sgd")
     impl_->optimizer = std::make_unique<torch::optim::SGD>(

@@ -18,7 +18,8 @@ EncodingSpec attrition_encoding(int players) {
   return e;
 }
 
-void AttritionState::encode(uint8_t* planes, float* scalars) const {
+void AttritionState::encode(uint8_t* planes, float* scalars, int plies_scale) const {
+  const int cap = plies_scale > 0 ? plies_scale : max_plies_;
   const int n = rules_.players();
   std::memset(planes, 0, size_t(1 + n) * 64);
   const int me = pos_.to_act >= 0 ? pos_.to_act : 0;
@@ -29,7 +30,7 @@ void AttritionState::encode(uint8_t* planes, float* scalars) const {
     scalars[r] = pos_.to_place[s];
     scalars[n + r] = pos_.is_out(s);
   }
-  scalars[2 * n] = max_plies_ > 0 ? std::min(1.0f, float(pos_.ply) / float(max_plies_)) : 0.0f;
+  scalars[2 * n] = cap > 0 ? std::min(1.0f, float(pos_.ply) / float(cap)) : 0.0f;
 }
 
 }  // namespace vzero

@@ -89,7 +89,8 @@ class AttritionState : public GameState {
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
   std::vector<double> heuristic_values() const override;  // by mobility (attrition_heuristics.cpp)
-  void encode(uint8_t* planes, float* scalars) const override;  // attrition_encoding.cpp
+  using GameState::encode;
+  void encode(uint8_t* planes, float* scalars, int plies_scale) const override;  // attrition_encoding.cpp
 
  private:
   // The game-length cap: a draw once the game's ply counter reaches it.

@@ -29,7 +29,7 @@ EncodingSpec chess_encoding(const Variant& v) {
   return e;
 }
 
-void ChessState::encode(uint8_t* planes, float* scalars) const {
+void ChessState::encode(uint8_t* planes, float* scalars, int plies_scale) const {
   const Variant& v = game_.variant();
   const EncodingSpec& e = game_.encoding();
   const int area = e.plane_size();
@@ -60,7 +60,8 @@ void ChessState::encode(uint8_t* planes, float* scalars) const {
   }
   if (v.castling) k += write_castling_scalars(st.castling, me == kWhite, scalars + k);
   if (v.hook == "ascending") scalars[k++] = pos_.succession_pending();
-  write_clock_scalars(pos_.repetitions(), pos_.rule50(), pos_.plies_played(), max_plies_, scalars + k);
+  write_clock_scalars(pos_.repetitions(), pos_.rule50(), pos_.plies_played(),
+                      plies_scale > 0 ? plies_scale : max_plies_, scalars + k);
 }
 
 }  // namespace vzero

@@ -41,7 +41,8 @@ class ChessState : public GameState {
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
   std::vector<double> heuristic_values() const override;  // by material (chess_heuristics.cpp)
-  void encode(uint8_t* planes, float* scalars) const override;  // chess_encoding.cpp
+  using GameState::encode;
+  void encode(uint8_t* planes, float* scalars, int plies_scale) const override;  // chess_encoding.cpp
   const Position& position() const { return pos_; }
 
  private:

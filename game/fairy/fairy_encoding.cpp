@@ -56,7 +56,8 @@ EncodingSpec fairy_encoding(const FairyRules& r) {
   return e;
 }
 
-void FairyState::encode(uint8_t* planes, float* scalars) const {
+void FairyState::encode(uint8_t* planes, float* scalars, int plies_scale) const {
+  const int cap = plies_scale > 0 ? plies_scale : max_plies_;
   const FairyRules& r = game_.rules();
   const Variant& v = r.variant();
   const EncodingSpec& e = game_.encoding();
@@ -109,10 +110,10 @@ void FairyState::encode(uint8_t* planes, float* scalars) const {
   }
   if (shogi) {
     scalars[k++] = float(repetitions(nullptr)) / float(v.repetition - 1);
-    scalars[k++] = max_plies_ > 0 ? std::min(1.0f, float(plies()) / float(max_plies_)) : 0.0f;
+    scalars[k++] = cap > 0 ? std::min(1.0f, float(plies()) / float(cap)) : 0.0f;
   } else {
     scalars[k++] = float(p.joker_streak) / 2.0f;
-    write_clock_scalars(repetitions(nullptr), p.rule50, plies(), max_plies_, scalars + k);
+    write_clock_scalars(repetitions(nullptr), p.rule50, plies(), cap, scalars + k);
   }
 }
 

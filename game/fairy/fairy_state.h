@@ -52,7 +52,8 @@ class FairyState : public GameState {
   // Material, pieces in hand included: tanh of the balance in pawns / 5 (fairy_heuristics.cpp).
   std::vector<double> heuristic_values() const override;
   // Fills fairy_encoding's planes and scalars, from the view of the side to act (fairy_encoding.cpp).
-  void encode(uint8_t* planes, float* scalars) const override;
+  using GameState::encode;
+  void encode(uint8_t* planes, float* scalars, int plies_scale) const override;
 
  private:
   const FairyPos& pos() const { return history_.back(); }

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# One arm of the issue-27 learning ablation (docs/learning.md): a Los Alamos
+# loop run from the shared bootstrap for a fixed wall-clock budget, then
+# scored against the base arm and against Fairy-Stockfish at depth 1.
+#   scripts/ablate-learning.sh BOOTSTRAP_RUN OUT_DIR HOURS [--set table.key=value ...]
+#   scripts/ablate-learning.sh --score OUT_DIR BASE_DIR
+# The run: the first generation's shards of BOOTSTRAP_RUN are copied into
+# OUT_DIR (every arm learns from the same data), then `vzero loop --config
+# configs/losalamos.toml` runs without its own matches until HOURS of wall
+# clock have passed (`timeout`; the loop is killed, which it survives: the
+# next call resumes it, and the last finished generation is the arm's
+# model). --score plays the arm's last model against the base arm's (400
+# visits each, paired openings from 3 random plies with seats swapped, GSPRT
+# elo0 0, elo1 50, at most 400 games, 2 threads) and against Fairy-Stockfish
+# depth 1 (400 games), records in OUT_DIR/score-*.jsonl, and prints games,
+# positions and hours from OUT_DIR/metrics.csv. Every random choice follows
+# the config's seed and the fixed --seed below.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+vzero=${VZERO:-./build/cli/vzero}
+config=${CONFIG:-configs/losalamos.toml}
+fsf=${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}
+
+last_model() {  # the newest gen-NNN.pt of a run folder
+  ls "$1"/models/gen-[0-9][0-9][0-9].pt 2>/dev/null | sort | tail -1
+}
+
+if [ "${1:-}" = "--score" ]; then
+  [ $# -eq 3 ] || { echo "usage: $0 --score OUT_DIR BASE_DIR" >&2; exit 2; }
+  out=$2 base=$3
+  arm_model=$(last_model "$out") base_model=$(last_model "$base")
+  [ -n "$arm_model" ] && [ -n "$base_model" ] || { echo "$0: no models in $out or $base" >&2; exit 2; }
+  "$vzero" arena --variant losalamos --a "net:model=$arm_model,sims=400" --b "net:model=$base_model,sims=400" \
+    --opening 3 --games 400 --threads 2 --seed 27 --sprt elo0=0,elo1=50 --record "$out/score-base.jsonl"
+  "$vzero" arena --variant losalamos --a "net:model=$arm_model,sims=400" --b "uci:cmd=$fsf,depth=1" \
+    --opening 3 --games 400 --threads 2 --seed 28 --record "$out/score-fsf1.jsonl"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+           { games += $col["games"]; positions += $col["positions"]; seconds += $col["seconds"] }
+           END { printf "generations %d games %d positions %d hours %.2f\n", NR - 1, games, positions, seconds / 3600 }' \
+    "$out/metrics.csv"
+  exit 0
+fi
+
+[ $# -ge 3 ] || { echo "usage: $0 BOOTSTRAP_RUN OUT_DIR HOURS [--set table.key=value ...]" >&2; exit 2; }
+bootstrap=$1 out=$2 hours=$3
+shift 3
+case $hours in '' | *[!0-9.]*) echo "$0: HOURS must be a number, not '$hours'" >&2; exit 2 ;; esac
+ls "$bootstrap"/shards/gen1-*.h5 > /dev/null 2>&1 || { echo "$0: no bootstrap shards in $bootstrap/shards" >&2; exit 2; }
+mkdir -p "$out/shards"
+for f in "$bootstrap"/shards/gen1-*.h5; do
+  [ -e "$out/shards/$(basename "$f")" ] || cp "$f" "$out/shards/"
+done
+seconds=$(awk -v h="$hours" 'BEGIN { printf "%d", h * 3600 }')
+status=0
+timeout --signal=KILL "$seconds" "$vzero" loop --config "$config" --run-dir "$out" --set loop.generations=0 \
+  --set loop.arena_games=0 --set loop.baseline_games=0 "$@" || status=$?
+# 137: the budget ran out (the loop is killed at any moment and loses nothing).
+[ "$status" -eq 0 ] || [ "$status" -eq 137 ] || exit "$status"
+echo "arm $out: last model $(last_model "$out")"
