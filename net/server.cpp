@@ -212,7 +212,7 @@ InferenceServer::InferenceServer(const Game& game, const ServerConfig& config, c
     impl_->generation = c.generation;
   }
   impl_->model->to(impl_->device);
-  impl_->model->eval();
+  impl_->model = inference_model(impl_->model, config.form);
   for (int w = 0; w < config.workers; ++w) impl_->workers.emplace_back([this] { impl_->worker_loop(); });
 }
 

@@ -1,5 +1,6 @@
 // Network tests: shapes, the optional heads, checkpoints, the server.
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -415,3 +416,50 @@ TEST_CASE("net: a failing network answers every waiting caller with an error", "
   CHECK_THROWS_AS(server.evaluate({states[0].get()}, out), vzero::Error);
   fs::remove_all(dir);
 }
+
+TEST_CASE("net: the inference forms fold batch norm and give the trained model's outputs",
+          "[net][fold]") {
+  struct Case {
+    const char* game;
+    ModelConfig config;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"chess", small_config()});
+  ModelConfig every = small_config();
+  every.global_pooling = 1;
+  every.value_head = "wdl";
+  every.moves_left_head = true;
+  cases.push_back({"chess", every});
+  ModelConfig three = small_config();
+  three.blocks = 3;
+  three.filters = 12;
+  cases.push_back({"attrition-3p", three});
+  for (const Case& c : cases) {
+    const Game& game = game_by_id(c.game);
+    PolicyValueNet m = small_model(game, c.config, 11);
+    const torch::Tensor x = torch::randn({6, m->identity.channels, m->identity.height,
+                                          m->identity.width},
+                                         torch::TensorOptions().dtype(torch::kFloat));
+    torch::NoGradGuard g;
+    const NetOutput want = m->forward(x);
+    for (const char* form : {"folded", "channels_last", "unfolded"}) {
+      INFO(c.game << " " << form << " wdl " << c.config.value_head);
+      PolicyValueNet f = inference_model(m, form);
+      int batch_norms = 0;
+      for (const Layer& l : f->graph.layers) batch_norms += l.kind == LayerKind::BatchNorm;
+      CHECK((batch_norms == 0) == (std::string(form) != "unfolded"));
+      const NetOutput got = f->forward(x);
+      for (const NetworkOutput& o : m->graph.outputs) {
+        INFO(o.name);
+        const torch::Tensor a = const_cast<NetOutput&>(want).at(o.name);
+        const torch::Tensor b = const_cast<NetOutput&>(got).at(o.name);
+        REQUIRE(b.defined());
+        CHECK(a.sizes() == b.sizes());
+        CHECK((a - b).abs().max().item<float>() <= 1e-5f);
+      }
+    }
+    CHECK(!m->is_training());
+    CHECK_THROWS_WITH(inference_model(m, "fast"), Catch::Contains("unknown inference form"));
+  }
+}
+
