@@ -463,3 +463,48 @@ TEST_CASE("net: the inference forms fold batch norm and give the trained model's
   }
 }
 
+TEST_CASE("net: a batch goes at once when every attached caller waits", "[net][server]") {
+  // max_wait_us of 100 s: a worker that waited it out would hang the test.
+  const Game& game = game_by_id("attrition");
+  const auto owned = uncached_server(game, 64, 100000000 - 1);
+  InferenceServer& server = *owned;
+  auto states = sample_states(game, 6, 21);
+  const auto start = std::chrono::steady_clock::now();
+  {
+    // A lone search: each of its calls is a batch of its own, sent at once.
+    SearchConfig c;
+    c.simulations = 24;
+    c.batch = 4;
+    Search search(server, c, 3);
+    search.set_root(*states[0]);
+    const SearchResult r = search.run();
+    CHECK(r.simulations == 24);
+  }
+  const ServerStats s = server.stats();
+  CHECK(s.batches > 1);
+  CHECK(s.evaluated == s.requests);
+  // Two attached callers: the batch goes once both wait, with both calls in it.
+  server.reset_stats();
+  server.attach();
+  server.attach();
+  std::vector<Evaluation> a, b;
+  std::thread other([&] { server.evaluate({states[1].get(), states[2].get()}, b); });
+  server.evaluate({states[3].get()}, a);
+  other.join();
+  server.detach();
+  server.detach();
+  CHECK(server.stats().batches == 1);
+  CHECK(server.stats().evaluated == 3);
+  // A detach that leaves only waiting callers sends their batch.
+  server.reset_stats();
+  server.attach();
+  server.attach();
+  std::thread lone([&] { server.evaluate({states[4].get()}, a); });
+  while (server.stats().requests == 0) std::this_thread::yield();
+  server.detach();
+  lone.join();
+  server.detach();
+  CHECK(server.stats().batches == 1);
+  // Very loose: far below the 100 s a wait would take.
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
+}
