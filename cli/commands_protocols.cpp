@@ -45,7 +45,7 @@ void run_serve() {
 struct BenchUciOptions {
   std::string variant, model;  // variant "": the model file's stem when it names one (<variant>.pt)
   int64_t nodes = 400;
-  int moves = 40, threads = 1;
+  int moves = 40, threads = 1, batch = kUciBatch;
   double seconds = 2.0;
 };
 
@@ -80,6 +80,7 @@ void bench_uci(BenchUciOptions o) {
   send("setoption name UCI_Variant value " + o.variant);
   send("setoption name Model value " + o.model);
   send("setoption name Threads value " + std::to_string(o.threads));
+  send("setoption name Batch value " + std::to_string(o.batch));
   send("isready");
   send("ucinewgame");
   auto state = game.new_state();
@@ -105,7 +106,8 @@ void bench_uci(BenchUciOptions o) {
   const double mean = total / double(ms.size());
   std::vector<double> sorted = ms;
   std::sort(sorted.begin(), sorted.end());
-  std::cout << "uci moves " << ms.size() << " nodes " << o.nodes << " threads " << o.threads << " mean_ms_per_move "
+  std::cout << "uci moves " << ms.size() << " nodes " << o.nodes << " threads " << o.threads << " batch " << o.batch
+            << " mean_ms_per_move "
             << mean << " median_ms " << sorted[sorted.size() / 2] << " max_ms " << sorted.back() << std::endl;
   ServerConfig config;  // the engine's server: the defaults
   InferenceServer server(game, config, o.model);
@@ -127,6 +129,7 @@ void add_protocol_commands(CLI::App& app) {
   bu->add_option("--nodes", b->nodes, "go nodes N each move")->check(CLI::Range(int64_t(1), int64_t(1000000)));
   bu->add_option("--moves", b->moves, "Moves (plies) to play")->check(CLI::Range(1, 10000));
   bu->add_option("--threads", b->threads, "The engine's Threads option")->check(CLI::Range(1, 64));
+  bu->add_option("--batch", b->batch, "The engine's Batch option (leaves per network call)")->check(CLI::Range(1, 256));
   bu->add_option("--seconds", b->seconds, "Seconds of the batch-128 measurement")->check(CLI::Range(0.1, 600.0));
   bu->callback([b] { bench_uci(*b); });
 

@@ -29,7 +29,7 @@ SearchLimits go_limits(const std::vector<std::string>& words, int side, int64_t 
 
 // Leaves a UCI search gathers per network call (the Batch option's default):
 // `vzero bench uci` measured it (README, Benchmarks).
-constexpr int kUciBatch = 16;
+constexpr int kUciBatch = 8;
 
 class UciEngine {
  public:
