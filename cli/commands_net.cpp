@@ -1,6 +1,7 @@
 // vzero export | bench nn: TorchScript and ONNX export, and the inference ceiling.
 #include <ATen/Parallel.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "net/checkpoint.h"
 #include "net/export.h"
 #include "net/model.h"
+#include "net/spec/server_config.h"
 #include "training/run_config.h"
 
 namespace vzero::cli {
@@ -85,19 +87,47 @@ void export_model(const ExportOptions& o) {
   }
 }
 
+// The fp32 peak of this machine on the calling thread's intra-op threads, GFLOP/s: the best of
+// timed large square matmuls through LibTorch (a reachable ceiling, not the datasheet one).
+double measured_peak_gflops(const torch::Device& device, double seconds) {
+  constexpr int64_t n = 1024;
+  const torch::Tensor a = torch::rand({n, n}).to(device), b = torch::rand({n, n}).to(device);
+  torch::Tensor c = torch::mm(a, b);  // warm up
+  double best = 0.0, total = 0.0;
+  for (int i = 0; i < 3 || total < seconds; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    c = torch::mm(a, b);
+    if (device.is_cuda()) c = c.to(torch::kCPU);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    total += s;
+    best = std::max(best, 2.0 * double(n) * double(n) * double(n) / s / 1e9);
+  }
+  return best;
+}
+
 void bench_nn(const std::string& variant, const std::string& model_path,
-              const std::string& device_name, int threads, double seconds) {
+              const std::string& device_name, int threads, double seconds,
+              const std::string& form, const std::string& config_path,
+              const std::vector<std::string>& set) {
   const Game& game = game_by_id(variant);
-  PolicyValueNet model = model_or_fresh(game, model_path, 1);
+  check(model_path.empty() || (config_path.empty() && set.empty()),
+        "--config and --set shape a fresh model; the checkpoint '" + model_path + "' has its own");
+  PolicyValueNet trained =
+      model_or_fresh(game, model_path, 1, read_run_config(config_path, set).model);
   const torch::Device device = parse_device(device_name);
   at::set_num_threads(threads);
-  model->to(device);
-  model->eval();
+  trained->to(device);
+  PolicyValueNet model = inference_model(trained, form);
   c10::InferenceMode guard;
   const ModelIdentity& id = model->identity;
+  const double flops = model->graph.flops_per_eval();
   std::cout << "model " << variant << " blocks " << model->config.blocks << " filters "
             << model->config.filters << " device " << device_name << " threads " << threads
-            << std::endl;
+            << " form " << form << " mflop_per_eval " << flops / 1e6 << std::endl;
+  // The peak is measured before and after the batches (the best of both: a
+  // busy machine lowers either); each batch's share of it comes at the end.
+  double peak = measured_peak_gflops(device, std::min(seconds, 1.0));
+  std::vector<std::pair<int, double>> rates;
   for (int batch : {1, 8, 32, 128, 256}) {
     const torch::Tensor x = torch::rand({batch, id.channels, id.height, id.width}).to(device);
     for (int i = 0; i < 2; ++i) model->forward(x);  // warm up
@@ -110,8 +140,15 @@ void bench_nn(const std::string& variant, const std::string& model_path,
       ++iters;
       elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    std::cout << "batch " << batch << " evals_per_s " << uint64_t(batch * iters / elapsed)
-              << std::endl;
+    rates.emplace_back(batch, batch * iters / elapsed);
+  }
+  peak = std::max(peak, measured_peak_gflops(device, std::min(seconds, 1.0)));
+  std::cout << "peak_fp32_gflops " << peak << " (1024x1024 matmul, " << threads << " threads)"
+            << std::endl;
+  for (const auto& [batch, rate] : rates) {
+    const double gflops = rate * flops / 1e9;
+    std::cout << "batch " << batch << " evals_per_s " << uint64_t(rate) << " gflops " << gflops
+              << " of_peak " << gflops / peak << std::endl;
   }
 }
 
@@ -138,7 +175,8 @@ void add_net_commands(CLI::App& app) {
   ex->callback([o] { export_model(*o); });
 
   struct BenchOptions {
-    std::string variant = "chess", model, device = "cpu";
+    std::string variant = "chess", model, device = "cpu", form = ServerConfig{}.form, config;
+    std::vector<std::string> set;
     int threads = 1;
     double seconds = 1.0;
   };
@@ -151,7 +189,13 @@ void add_net_commands(CLI::App& app) {
   nn->add_option("--threads", b->threads, "Intra-op threads (at::set_num_threads)")
       ->check(CLI::Range(1, 256));
   nn->add_option("--seconds", b->seconds, "Seconds per batch size")->check(CLI::Range(0.05, 600.0));
-  nn->callback([b] { bench_nn(b->variant, b->model, b->device, b->threads, b->seconds); });
+  nn->add_option("--form", b->form, "Inference form: folded, channels_last or unfolded")
+      ->check(CLI::IsMember({"folded", "channels_last", "unfolded"}));
+  nn->add_option("--config", b->config, "Run config whose [model] table shapes a fresh model");
+  nn->add_option("--set", b->set, "Config override table.key=value for a fresh model (repeatable)");
+  nn->callback([b] {
+    bench_nn(b->variant, b->model, b->device, b->threads, b->seconds, b->form, b->config, b->set);
+  });
 }
 
 }  // namespace vzero::cli

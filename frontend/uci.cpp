@@ -105,7 +105,12 @@ bool UciEngine::handle_line(const std::string& line) {
     } else if (cmd == "setoption") {
       set_option(words);
     } else if (cmd == "ucinewgame") {
+      if (job_) stop_search();
+      job_.reset();
+      searches_.clear();  // a new game: no tree of the old one
       position_ = game().new_state();
+      position_start_ = "startpos";
+      position_moves_.clear();
     } else if (cmd == "position") {
       set_position(words);
     } else if (cmd == "go") {
@@ -113,7 +118,7 @@ bool UciEngine::handle_line(const std::string& line) {
     } else if (cmd == "stop") {
       stop_search();
     } else if (cmd == "ponderhit") {
-      send("info string ponder is not supported");
+      ponderhit();
     } else if (cmd == "d") {
       std::istringstream diagram(position_->to_text());
       for (std::string l; std::getline(diagram, l);) send(l);
@@ -141,6 +146,8 @@ void UciEngine::uci() {
   send("option name Nodes type spin default 0 min 0 max 100000000");
   send("option name MultiPV type spin default 1 min 1 max 256");
   send("option name UCI_ShowWDL type check default true");
+  send("option name Ponder type check default false");
+  send("option name Batch type spin default " + std::to_string(kUciBatch) + " min 1 max 256");
   send("uciok");
 }
 
@@ -156,21 +163,27 @@ void UciEngine::set_option(const std::vector<std::string>& words) {
           "unknown UCI_Variant '" + value + "' (see the option's vars)");
     variant_ = value;
     position_ = game().new_state();
-    engine_.reset();
+    position_start_ = "startpos";
+    position_moves_.clear();
+    reset_engine();
   } else if (name == "model") {
     model_ = value;
-    engine_.reset();
+    reset_engine();
   } else if (name == "evaluator") {
     check(std::find(kEvaluators.begin(), kEvaluators.end(), value) != kEvaluators.end(),
           "unknown Evaluator '" + value + "' (constant, heuristic or rollout)");
     evaluator_ = value;
-    engine_.reset();
+    reset_engine();
   } else if (name == "threads") {
     threads_ = int(parse_int(value, 1, 64, "Threads"));
   } else if (name == "nodes") {
     nodes_ = parse_int(value, 0, 100000000, "Nodes");
   } else if (name == "multipv") {
     multipv_ = int(parse_int(value, 1, 256, "MultiPV"));
+  } else if (name == "ponder") {
+    check(value == "true" || value == "false", "Ponder must be true or false");
+  } else if (name == "batch") {
+    batch_ = int(parse_int(value, 1, 256, "Batch"));
   } else if (name == "uci_showwdl") {
     check(value == "true" || value == "false", "UCI_ShowWDL must be true or false");
     show_wdl_ = value == "true";
@@ -185,6 +198,8 @@ void UciEngine::set_position(const std::vector<std::string>& words) {
   const auto moves_at = std::find(words.begin(), words.end(), "moves");
   const size_t m = size_t(moves_at - words.begin());
   std::unique_ptr<GameState> s;
+  std::string start = "startpos";
+  std::vector<int> moves;
   if (words[1] == "startpos") {
     check(m == 2 || words.size() == 2, "position startpos: expected 'moves' after startpos");
     s = game().new_state();
@@ -192,10 +207,13 @@ void UciEngine::set_position(const std::vector<std::string>& words) {
     const std::string fen = join(words, 2, m);
     check(!fen.empty(), "position fen: the FEN is missing");
     s = game().new_state(fen);
+    start = "fen " + fen;
   }
   for (size_t i = m + 1; i < words.size(); ++i) {
     try {
-      s->apply(s->text_to_action(words[i]));
+      const int action = s->text_to_action(words[i]);
+      s->apply(action);
+      moves.push_back(action);
     } catch (const Error& e) {
       send("info string illegal move '" + words[i] + "' (" + e.what() +
            "): the position stops before it");
@@ -203,6 +221,8 @@ void UciEngine::set_position(const std::vector<std::string>& words) {
     }
   }
   position_ = std::move(s);
+  position_start_ = start;
+  position_moves_ = std::move(moves);
 }
 
 namespace {
@@ -211,7 +231,7 @@ namespace {
 struct GoArgs {
   int64_t clock[2] = {-1, -1}, inc[2] = {0, 0};  // per side (seat 0 = w); -1: no clock
   int64_t movestogo = 0, movetime = 0, nodes = 0;
-  bool infinite = false;
+  bool infinite = false, ponder = false;
   bool depth_or_mate = false;  // limits a PUCT search does not have
 };
 
@@ -224,7 +244,7 @@ GoArgs parse_go(const std::vector<std::string>& words,
     if (w == "infinite") {
       g.infinite = true;
     } else if (w == "ponder") {
-      warn("ponder is not supported: searching normally");
+      g.ponder = true;
     } else if (w == "searchmoves") {
       warn("searchmoves is not supported: searching every move");
       while (i + 1 < words.size() && !is_go_keyword(words[i + 1])) ++i;
@@ -254,17 +274,23 @@ GoArgs parse_go(const std::vector<std::string>& words,
 }
 
 // The limits of a search for `side` (0 or 1): nodes, and a time budget from
-// movetime and the clock (time/movestogo + 3/4 inc, kept under the clock).
+// movetime and the clock. The clock's share: what is left over the moves to
+// go (movestogo, at most 50; without it 25) plus 3/4 of the increment, never
+// more than 3/4 of what is left past the overhead (the last move before a
+// time control: 9/10), so that the clock never falls.
 SearchLimits limits_of(const GoArgs& g, int side, int64_t nodes_option) {
   SearchLimits limits;
   limits.infinite = g.infinite;
+  limits.ponder = g.ponder;
   limits.nodes = g.nodes > 0 ? g.nodes : nodes_option;
   if (g.movetime > 0) limits.time_ms = std::max<int64_t>(1, g.movetime - 5);
   if (g.clock[side] >= 0) {
     const int64_t mine = g.clock[side];
-    const int64_t moves = g.movestogo > 0 ? std::min<int64_t>(g.movestogo, 50) : 30;
+    const int64_t moves = g.movestogo > 0 ? std::min<int64_t>(g.movestogo, 50) : 25;
     const int64_t budget = mine / moves + g.inc[side] * 3 / 4;
-    const int64_t t = std::max<int64_t>(1, std::min(budget, mine - kMoveOverheadMs));
+    const int64_t spare = std::max<int64_t>(0, mine - kMoveOverheadMs);
+    const int64_t most = moves == 1 ? spare * 9 / 10 : spare * 3 / 4;
+    const int64_t t = std::max<int64_t>(1, std::min(budget, most));
     limits.time_ms = limits.time_ms > 0 ? std::min(limits.time_ms, t) : t;
   }
   if (!g.infinite && limits.nodes == 0 && limits.time_ms == 0) limits.nodes = kDefaultVisits;
@@ -272,6 +298,11 @@ SearchLimits limits_of(const GoArgs& g, int side, int64_t nodes_option) {
 }
 
 }  // namespace
+
+SearchLimits go_limits(const std::vector<std::string>& words, int side, int64_t nodes_option,
+                       const std::function<void(const std::string&)>& warn) {
+  return limits_of(parse_go(words, warn), side, nodes_option);
+}
 
 void UciEngine::go(const std::vector<std::string>& words) {
   if (job_ && !job_->done()) {
@@ -289,9 +320,53 @@ void UciEngine::go(const std::vector<std::string>& words) {
   if (args.depth_or_mate && limits.nodes == kDefaultVisits && limits.time_ms == 0)
     send("info string depth and mate limits are not supported: searching " +
          std::to_string(kDefaultVisits) + " playouts");
-  job_ = std::make_unique<SearchJob>(*position_, engine(), limits, threads_,
+  const Engine& e = engine();
+  job_ = std::make_unique<SearchJob>(*position_, e, limits, searches_at_position(),
                                      InfoOptions{multipv_, show_wdl_},
                                      [this](const std::string& line) { send(line); });
+}
+
+std::vector<std::shared_ptr<Search>> UciEngine::searches_at_position() {
+  const Engine& e = engine();
+  SearchConfig config = e.search;
+  config.batch = batch_;
+  const std::vector<int>& now = position_moves_;
+  bool reuse = config.reuse_tree && int(searches_.size()) == threads_ &&
+               searched_start_ == position_start_ && searched_moves_.size() <= now.size() &&
+               std::equal(searched_moves_.begin(), searched_moves_.end(), now.begin());
+  for (const auto& s : searches_)
+    reuse = reuse && s->config().batch == batch_ && s->root().visits < kMaxPlayouts / 2;
+  if (reuse) {
+    int64_t kept = 0;
+    for (const auto& s : searches_) {
+      for (size_t i = searched_moves_.size(); i < now.size(); ++i) s->advance(now[i]);
+      kept += s->root().visits;
+    }
+    send("info string tree reuse: " + std::to_string(kept) + " playouts kept");
+  } else {
+    searches_.clear();
+    for (int t = 0; t < threads_; ++t) {
+      auto s = std::make_shared<Search>(*e.evaluator, config, 0x5eed + uint64_t(t));
+      s->set_root(*position_);
+      searches_.push_back(std::move(s));
+    }
+  }
+  searched_start_ = position_start_;
+  searched_moves_ = now;
+  return searches_;
+}
+
+void UciEngine::reset_engine() {
+  searches_.clear();  // they use the engine's evaluator (a running job keeps its own)
+  engine_.reset();
+}
+
+void UciEngine::ponderhit() {
+  if (!job_ || job_->done() || !job_->pondering()) {
+    send("info string ponderhit without a pondering search");
+    return;
+  }
+  job_->ponderhit();
 }
 
 void UciEngine::stop_search() {

@@ -20,6 +20,17 @@ std::vector<std::string> uci_words(const std::string& line);
 // s in lower case (ASCII), as the engine compares option names.
 std::string ascii_lower(std::string s);
 
+// The limits of `go` words (words[0] == "go") for the side to act (0: white's
+// clock), with the Nodes option's value; what it cannot use goes to warn.
+// The clock's share is never more than 3/4 of what is left past a 30 ms
+// overhead (9/10 on the last move before a time control).
+SearchLimits go_limits(const std::vector<std::string>& words, int side, int64_t nodes_option,
+                       const std::function<void(const std::string&)>& warn);
+
+// Leaves a UCI search gathers per network call (the Batch option's default):
+// `vzero bench uci` measured it (README, Benchmarks).
+constexpr int kUciBatch = 8;
+
 class UciEngine {
  public:
   using Sink = std::function<void(const std::string& line)>;
@@ -43,6 +54,12 @@ class UciEngine {
   void set_position(const std::vector<std::string>& words);  // throws Error on a bad FEN
   void go(const std::vector<std::string>& words);            // starts a SearchJob
   void stop_search();      // stops a search and waits for its bestmove
+  void ponderhit();        // a pondering search goes on as a normal one
+  // The searches of the next go, one per thread, at position_: the last
+  // go's when position_ extends the position they searched (tree reuse),
+  // else new ones.
+  std::vector<std::shared_ptr<Search>> searches_at_position();
+  void reset_engine();  // after an option the engine depends on changed (drops the trees)
   const Engine& engine();  // resolves the model (on isready or go) after an option changed
   const Game& game() const;
 
@@ -52,11 +69,21 @@ class UciEngine {
   // Options.
   std::string variant_ = "chess", model_ = "auto", evaluator_ = kFallbackEvaluator;
   int threads_ = 1, multipv_ = 1;
+  int batch_ = kUciBatch;  // leaves in flight per search (Batch)
   int64_t nodes_ = 0;
   bool show_wdl_ = true;
 
   std::unique_ptr<GameState> position_;
+  // position_ as the position command gave it: its start (startpos or the
+  // FEN) and the actions after it.
+  std::string position_start_ = "startpos";
+  std::vector<int> position_moves_;
   std::unique_ptr<Engine> engine_;  // null after an option it depends on changed
+  // The searches of the last go (after engine_, whose evaluator they use:
+  // freed first) and the position they are at.
+  std::vector<std::shared_ptr<Search>> searches_;
+  std::string searched_start_;
+  std::vector<int> searched_moves_;
   std::unique_ptr<SearchJob> job_;
 };
 

@@ -63,25 +63,47 @@ std::string info_line(const GameState& root, const RootStats& stats, int line, c
   return out.str();
 }
 
-SearchJob::SearchJob(const GameState& root, Engine engine, const SearchLimits& limits, int threads,
-                     const InfoOptions& info, Sink out)
+SearchJob::SearchJob(const GameState& root, Engine engine, const SearchLimits& limits,
+                     std::vector<std::shared_ptr<Search>> searches, const InfoOptions& info,
+                     Sink out)
     : root_(root.clone()),
       engine_(std::move(engine)),
       limits_(limits),
       info_(info),
-      out_(std::move(out)) {
+      out_(std::move(out)),
+      searches_(std::move(searches)) {
   check(!root_->is_terminal(), "the game is over");
-  check(threads >= 1, "a search needs a thread");
-  start_ = std::chrono::steady_clock::now();
-  snapshots_.resize(size_t(threads));
-  workers_left_ = threads;
-  for (int t = 0; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
+  start_ = limits_from_ = std::chrono::steady_clock::now();
+  pondering_ = limits_.ponder;
+  int64_t cap = kMaxPlayouts;
+  if (limits_.nodes > 0 && !limits_.infinite && !limits_.ponder) cap = std::min(cap, limits_.nodes);
+  cap_ = cap;
+  check(!searches_.empty(), "a search needs a thread");
+  const size_t threads = searches_.size();
+  snapshots_.resize(threads);
+  workers_left_ = int(threads);
+  for (size_t t = 0; t < threads; ++t) workers_.emplace_back([this, t] { work(int(t)); });
   driver_ = std::thread([this] { drive(); });
 }
 
 SearchJob::~SearchJob() {
   stop();
   if (driver_.joinable()) driver_.join();
+}
+
+void SearchJob::ponderhit() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!pondering_) return;
+  pondering_ = false;
+  limits_from_ = std::chrono::steady_clock::now();
+  if (limits_.nodes > 0 && !limits_.infinite)
+    cap_ = std::min<int64_t>(kMaxPlayouts, reserved_.load() + limits_.nodes);
+  wake_.notify_all();
+}
+
+bool SearchJob::pondering() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pondering_;
 }
 
 void SearchJob::stop() {
@@ -97,17 +119,22 @@ void SearchJob::wait() {
 }
 
 void SearchJob::work(int thread) {
-  Search search(*engine_.evaluator, engine_.search, 0x5eed + uint64_t(thread));
-  search.set_root(*root_);
+  Search& search = *searches_[size_t(thread)];
   const int64_t chunk = std::max(8, engine_.search.batch);  // stop waits for at most one batch
-  int64_t cap = kMaxPlayouts;
-  if (limits_.nodes > 0 && !limits_.infinite) cap = std::min(cap, limits_.nodes);
   auto last_snapshot = std::chrono::steady_clock::now();
   bool first = true;  // every worker runs one batch, so that there is a root to report
   try {
     while (first || !halt_) {
       const int64_t from = reserved_.fetch_add(chunk);
-      if (from >= cap && !first) break;
+      const int64_t cap = cap_.load();
+      if (from >= cap && !first) {
+        // Pondering: wait for ponderhit (which may raise the cap) or stop.
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (!pondering_ || halt_) break;
+        reserved_ -= chunk;
+        wake_.wait_for(lock, kSnapshotEvery);
+        continue;
+      }
       const int64_t n = std::max<int64_t>(1, std::min(chunk, cap - from));
       const SearchResult r = search.run(int(n));
       nodes_ += r.simulations;
@@ -160,14 +187,19 @@ void SearchJob::report() {
 
 void SearchJob::drive() {
   using clock = std::chrono::steady_clock;
-  const auto deadline = limits_.time_ms > 0 && !limits_.infinite
-                            ? start_ + std::chrono::milliseconds(limits_.time_ms)
-                            : clock::time_point::max();
+  // The time limit, counted from the start or from ponderhit (none while pondering).
+  const auto deadline = [this] {
+    return limits_.time_ms > 0 && !limits_.infinite && !pondering_
+               ? limits_from_ + std::chrono::milliseconds(limits_.time_ms)
+               : clock::time_point::max();
+  };
   auto next_info = start_ + kInfoEvery;
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    while (!stop_requested_ && !(workers_left_ == 0 && !limits_.infinite) &&
-           clock::now() < deadline) {
+    // Done: every worker finished (a node limit or a proven root), unless
+    // the search is infinite or pondering, which only stop ends.
+    while (!stop_requested_ && !(workers_left_ == 0 && !limits_.infinite && !pondering_) &&
+           clock::now() < deadline()) {
       if (clock::now() >= next_info) {
         lock.unlock();
         report();
@@ -175,9 +207,10 @@ void SearchJob::drive() {
         next_info += kInfoEvery;
         continue;
       }
-      wake_.wait_until(lock, std::min(deadline, next_info));
+      wake_.wait_until(lock, std::min(deadline(), next_info));
     }
     halt_ = true;
+    wake_.notify_all();
     wake_.wait(lock, [this] { return workers_left_ == 0; });
   }
   report();
@@ -190,7 +223,7 @@ void SearchJob::drive() {
     sent_ = true;
   }
   wake_.notify_all();
-  for (std::thread& w : workers_) w.join();  // after bestmove: freeing big trees takes a while
+  for (std::thread& w : workers_) w.join();
 }
 
 }  // namespace vzero

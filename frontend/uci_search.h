@@ -22,6 +22,8 @@ struct SearchLimits {
   int64_t nodes = 0;      // playouts; 0: no limit
   int64_t time_ms = 0;    // 0: no limit
   bool infinite = false;  // until stop(): bestmove only then, even when the search is done
+  bool ponder = false;    // `go ponder`: searches without limits until ponderhit() (then the
+                          // limits count from there) or stop()
 };
 
 struct InfoOptions {
@@ -44,14 +46,20 @@ class SearchJob {
  public:
   using Sink = std::function<void(const std::string& line)>;  // called from the job's thread
 
-  // Starts searching root (not terminal) with `threads` searches of engine at once.
-  SearchJob(const GameState& root, Engine engine, const SearchLimits& limits, int threads,
-            const InfoOptions& info, Sink out);
+  // Starts searching root (not terminal) with the caller's searches of
+  // engine at once, one thread each, each already at root (a tree they hold
+  // is searched on: tree reuse), shared with the job until it ends.
+  SearchJob(const GameState& root, Engine engine, const SearchLimits& limits,
+            std::vector<std::shared_ptr<Search>> searches, const InfoOptions& info, Sink out);
   ~SearchJob();  // stops the search (its bestmove is still sent) and joins its threads
   void stop();   // asks the search to finish: the last info and bestmove follow at once
   void wait();   // blocks until bestmove has been sent (the threads may still free the tree)
   bool done() const { return done_.load(); }
   bool infinite() const { return limits_.infinite; }
+  // The move the opponent played was the one pondered on: the search goes on
+  // as a normal one, its limits counted from now. No effect when not pondering.
+  void ponderhit();
+  bool pondering();
 
  private:
   void drive();           // the job's own thread: limits, periodic info, bestmove
@@ -69,14 +77,19 @@ class SearchJob {
   std::atomic<bool> halt_{false};     // workers stop at their next batch
   std::atomic<int64_t> reserved_{0};  // playouts handed out (node limit)
   std::atomic<int64_t> nodes_{0};     // playouts done
+  std::atomic<int64_t> cap_{0};       // playouts to hand out in all (node limit; ponderhit moves it)
   std::atomic<bool> done_{false};
 
   std::mutex mutex_;  // guards what follows
   std::condition_variable wake_;
   bool stop_requested_ = false;
+  bool pondering_ = false;  // go ponder until ponderhit
+  std::chrono::steady_clock::time_point limits_from_;  // the time limit counts from here
   bool sent_ = false;  // bestmove is out
   int workers_left_ = 0;
   std::vector<RootStats> snapshots_;  // per worker, the latest root statistics
+
+  std::vector<std::shared_ptr<Search>> searches_;  // one per worker (after engine_: freed first)
 
   std::vector<std::thread> workers_;
   std::thread driver_;

@@ -27,6 +27,8 @@ struct NetOutput {
 
 struct PolicyValueNetImpl : torch::nn::Module {
   PolicyValueNetImpl(const ModelConfig& config, const ModelIdentity& identity);
+  // The module of a given layer list of config (a folded one: no batch norm, biased convolutions).
+  PolicyValueNetImpl(const ModelConfig& config, const ModelIdentity& identity, NetworkGraph graph);
   NetOutput forward(const torch::Tensor& x);
   // Every parameter and buffer the layer list names, as plain floats on the CPU.
   Weights weights();
@@ -56,6 +58,14 @@ TORCH_MODULE(PolicyValueNet);
 
 // A fresh model whose weights follow from seed.
 PolicyValueNet make_model(const ModelConfig& config, const ModelIdentity& identity, uint64_t seed);
+
+// The network of model for inference in one of the forms of ServerConfig::form
+// (net/spec/server_config.h): "folded" and "channels_last" are eval-mode copies
+// with every batch norm folded into its convolution once, the latter with its
+// convolution weights (hence activations) in NHWC order; "unfolded" is model
+// itself in eval mode. The same outputs as model in eval mode (within float
+// rounding), on model's device; throws Error on another form.
+PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form = "folded");
 
 // The device of a name: "cpu" or "cuda:N" (throws Error when CUDA is not available).
 torch::Device parse_device(const std::string& name);

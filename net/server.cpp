@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -30,6 +31,7 @@ namespace {
 // The requests of one evaluate() call: the caller sleeps until all are answered.
 struct Ticket {
   std::mutex m;
+  std::function<void()> done;  // called once every request is answered (before the caller wakes)
   std::condition_variable cv;
   int remaining = 0;
   std::string error;  // set when the network failed on a batch
@@ -108,7 +110,12 @@ struct InferenceServer::Impl {
   std::condition_variable cv;
   std::deque<Request*> queue;
   bool stopping = false;
+  int attached = 0;  // callers attached (guarded by m)
+  int waiting = 0;   // evaluate calls queued and not yet answered (guarded by m)
   std::vector<std::thread> workers;
+
+  // Nobody else can add to a batch: every attached caller waits on the server.
+  bool all_waiting() const { return attached > 0 && waiting >= attached; }
 
   std::mutex stats_m;
   ServerStats stats;
@@ -128,7 +135,7 @@ struct InferenceServer::Impl {
         cv.wait(lock, [&] { return stopping || !queue.empty(); });
         if (stopping && queue.empty()) return;
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(config.max_wait_us);
-        while (int(queue.size()) < config.max_batch && !stopping &&
+        while (int(queue.size()) < config.max_batch && !stopping && !all_waiting() &&
                cv.wait_until(lock, deadline) != std::cv_status::timeout) {
         }
         while (!queue.empty() && int(batch.size()) < config.max_batch) {
@@ -148,7 +155,10 @@ struct InferenceServer::Impl {
   static void finish(Request& r, const std::string& error = "") {
     std::lock_guard<std::mutex> lock(r.ticket->m);
     if (!error.empty()) r.ticket->error = error;
-    if (--r.ticket->remaining == 0) r.ticket->cv.notify_all();
+    if (--r.ticket->remaining == 0) {
+      if (r.ticket->done) r.ticket->done();
+      r.ticket->cv.notify_all();
+    }
   }
 
   void run_batch(const std::vector<Request*>& batch) {
@@ -218,7 +228,7 @@ InferenceServer::InferenceServer(const Game& game, const ServerConfig& config, c
     impl_->generation = c.generation;
   }
   impl_->model->to(impl_->device);
-  impl_->model->eval();
+  impl_->model = inference_model(impl_->model, config.form);
   for (int w = 0; w < config.workers; ++w) impl_->workers.emplace_back([this] { impl_->worker_loop(); });
 }
 
@@ -269,14 +279,32 @@ void InferenceServer::evaluate(const std::vector<const GameState*>& states, std:
   }
   if (misses.empty()) return;
   ticket.remaining = int(misses.size());
+  ticket.done = [&s] {
+    std::lock_guard<std::mutex> lock(s.m);
+    --s.waiting;
+  };
   {
     std::lock_guard<std::mutex> lock(s.m);
     for (Request* r : misses) s.queue.push_back(r);
+    ++s.waiting;
   }
   s.cv.notify_all();
   std::unique_lock<std::mutex> lock(ticket.m);
   ticket.cv.wait(lock, [&] { return ticket.remaining == 0; });
   if (!ticket.error.empty()) throw Error(ticket.error);
+}
+
+void InferenceServer::attach() {
+  std::lock_guard<std::mutex> lock(impl_->m);
+  ++impl_->attached;
+}
+
+void InferenceServer::detach() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->m);
+    --impl_->attached;
+  }
+  impl_->cv.notify_all();  // the callers left may all be waiting now
 }
 
 ServerStats InferenceServer::stats() const {

@@ -35,6 +35,11 @@ class InferenceServer : public Evaluator {
 
   void evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) override;
   std::string name() const override { return "network"; }
+  // While every attached caller (each Search attaches) waits on the server,
+  // a batch goes at once: max_wait_us is only waited out for callers that
+  // are there but busy, or when nobody is attached.
+  void attach() override;
+  void detach() override;
 
   ServerStats stats() const;
   void reset_stats();

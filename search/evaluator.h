@@ -26,6 +26,11 @@ class Evaluator {
   virtual void evaluate(const std::vector<const GameState*>& states,
                         std::vector<Evaluation>& out) = 0;
   virtual std::string name() const = 0;
+  // A caller that will call evaluate again and again (a search) says so
+  // first, and detaches once done: a batching evaluator then knows when
+  // every caller there is waits on it, and need not wait for more.
+  virtual void attach() {}
+  virtual void detach() {}
 };
 
 }  // namespace vzero

@@ -25,9 +25,10 @@ Values to_values(const V& v, int players) {
 Search::Search(Evaluator& evaluator, const SearchConfig& config, uint64_t seed)
     : evaluator_(evaluator), config_(config), rng_(seed) {
   validate(config_);
+  evaluator_.attach();
 }
 
-Search::~Search() = default;
+Search::~Search() { evaluator_.detach(); }
 
 void Search::set_root(const GameState& state) {
   VZERO_CHECK(state.num_players() <= kMaxSeats, "search supports at most 4 players");

@@ -290,3 +290,81 @@ TEST_CASE("uci: mate scores, MultiPV, Threads, time limits, models that cannot b
   uci.handle_line("go movetime 50");
   CHECK(out.wait_for("bestmove", from, 30.0) >= 0);
 }
+
+TEST_CASE("uci: the clock's share of a move", "[frontend][uci]") {
+  std::vector<std::string> warnings;
+  const auto limits = [&](const std::string& go, int side = 0) {
+    return go_limits(uci_words(go), side, 0, [&](const std::string& w) { warnings.push_back(w); });
+  };
+  // 60 s left, no increment: seconds, not a fraction of one.
+  SearchLimits l = limits("go wtime 60000 btime 60000");
+  CHECK(l.time_ms >= 1500);
+  CHECK(l.time_ms <= 5000);
+  CHECK(l.nodes == 0);
+  // Black's clock for black.
+  CHECK(limits("go wtime 60000 btime 6000", 1).time_ms < l.time_ms / 5);
+  // The increment is spent too.
+  CHECK(limits("go wtime 60000 btime 60000 winc 2000 binc 2000").time_ms > l.time_ms + 1000);
+  // Never the whole clock: little time with a big increment, the last move before a control.
+  for (const char* go : {"go wtime 500 btime 500 winc 5000 binc 5000", "go wtime 100 btime 100",
+                         "go wtime 1000 btime 1000 movestogo 1", "go wtime 31 btime 31",
+                         "go wtime 0 btime 0 winc 100 binc 100"}) {
+    INFO(go);
+    const SearchLimits t = limits(go);
+    const int64_t clock = std::stoll(uci_words(go)[2]);
+    CHECK(t.time_ms >= 1);
+    CHECK(t.time_ms <= std::max<int64_t>(1, (clock - 30) * 9 / 10));
+  }
+  CHECK(limits("go wtime 1000 btime 1000 movestogo 1").time_ms >= 500);
+  // movetime caps the clock's share; nodes stay a separate limit; ponder is kept.
+  CHECK(limits("go wtime 60000 btime 60000 movetime 100").time_ms <= 100);
+  l = limits("go ponder wtime 60000 btime 60000 nodes 50");
+  CHECK(l.ponder);
+  CHECK(l.nodes == 50);
+  CHECK(warnings.empty());
+}
+
+TEST_CASE("uci: tree reuse between moves, go ponder and ponderhit", "[frontend][uci]") {
+  Lines out;
+  UciEngine uci(out.sink(), {});
+  uci.handle_line("setoption name Model value none");
+  uci.handle_line("position startpos");
+  size_t from = out.size();
+  uci.handle_line("go nodes 300");
+  int best = out.wait_for("bestmove", from, 30.0);
+  REQUIRE(best >= 0);
+  const std::string move = field(out.at(best), "bestmove");
+  // The next position of the same game: the subtree of the move is kept.
+  const std::string reply = "e7e5";
+  uci.handle_line("position startpos moves " + move);
+  from = out.size();
+  uci.handle_line("go nodes 50");
+  best = out.wait_for("bestmove", from, 30.0);
+  REQUIRE(best >= 0);
+  int reused = out.wait_for("info string tree reuse: ", from, 0.0);
+  REQUIRE(reused >= 0);
+  CHECK(std::stoll(field(out.at(reused), "reuse:")) > 0);
+  // Another game's position (or a new game) starts afresh.
+  uci.handle_line("ucinewgame");
+  uci.handle_line("position startpos moves e2e4");
+  from = out.size();
+  uci.handle_line("go nodes 20");
+  REQUIRE(out.wait_for("bestmove", from, 30.0) >= 0);
+  CHECK(out.wait_for("info string tree reuse", from, 0.0) < 0);
+  // go ponder: no bestmove until ponderhit, then the limits count.
+  uci.handle_line("position startpos moves e2e4 " + reply);
+  from = out.size();
+  uci.handle_line("go ponder nodes 40");
+  CHECK(out.wait_for("bestmove", from, 0.3) < 0);
+  uci.handle_line("ponderhit");
+  CHECK(out.wait_for("bestmove", from, 30.0) >= 0);
+  // stop while pondering: bestmove at once; ponderhit without a ponder search is answered.
+  from = out.size();
+  uci.handle_line("go ponder wtime 100000 btime 100000");
+  CHECK(out.wait_for("bestmove", from, 0.3) < 0);
+  uci.handle_line("stop");
+  CHECK(out.wait_for("bestmove", from, 30.0) >= 0);
+  from = out.size();
+  uci.handle_line("ponderhit");
+  CHECK(out.wait_for("info string ponderhit without", from, 5.0) >= 0);
+}

@@ -1,5 +1,6 @@
 // Network tests: shapes, the optional heads, checkpoints, the server.
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -414,4 +415,96 @@ TEST_CASE("net: a failing network answers every waiting caller with an error", "
   std::vector<Evaluation> out;
   CHECK_THROWS_AS(server.evaluate({states[0].get()}, out), vzero::Error);
   fs::remove_all(dir);
+}
+
+TEST_CASE("net: the inference forms fold batch norm and give the trained model's outputs",
+          "[net][fold]") {
+  struct Case {
+    const char* game;
+    ModelConfig config;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"chess", small_config()});
+  ModelConfig every = small_config();
+  every.global_pooling = 1;
+  every.value_head = "wdl";
+  every.moves_left_head = true;
+  cases.push_back({"chess", every});
+  ModelConfig three = small_config();
+  three.blocks = 3;
+  three.filters = 12;
+  cases.push_back({"attrition-3p", three});
+  for (const Case& c : cases) {
+    const Game& game = game_by_id(c.game);
+    PolicyValueNet m = small_model(game, c.config, 11);
+    const torch::Tensor x = torch::randn({6, m->identity.channels, m->identity.height,
+                                          m->identity.width},
+                                         torch::TensorOptions().dtype(torch::kFloat));
+    torch::NoGradGuard g;
+    const NetOutput want = m->forward(x);
+    for (const char* form : {"folded", "channels_last", "unfolded"}) {
+      INFO(c.game << " " << form << " wdl " << c.config.value_head);
+      PolicyValueNet f = inference_model(m, form);
+      int batch_norms = 0;
+      for (const Layer& l : f->graph.layers) batch_norms += l.kind == LayerKind::BatchNorm;
+      CHECK((batch_norms == 0) == (std::string(form) != "unfolded"));
+      const NetOutput got = f->forward(x);
+      for (const NetworkOutput& o : m->graph.outputs) {
+        INFO(o.name);
+        const torch::Tensor a = const_cast<NetOutput&>(want).at(o.name);
+        const torch::Tensor b = const_cast<NetOutput&>(got).at(o.name);
+        REQUIRE(b.defined());
+        CHECK(a.sizes() == b.sizes());
+        CHECK((a - b).abs().max().item<float>() <= 1e-5f);
+      }
+    }
+    CHECK(!m->is_training());
+    CHECK_THROWS_WITH(inference_model(m, "fast"), Catch::Contains("unknown inference form"));
+  }
+}
+
+TEST_CASE("net: a batch goes at once when every attached caller waits", "[net][server]") {
+  // max_wait_us of 100 s: a worker that waited it out would hang the test.
+  const Game& game = game_by_id("attrition");
+  const auto owned = uncached_server(game, 64, 100000000 - 1);
+  InferenceServer& server = *owned;
+  auto states = sample_states(game, 6, 21);
+  const auto start = std::chrono::steady_clock::now();
+  {
+    // A lone search: each of its calls is a batch of its own, sent at once.
+    SearchConfig c;
+    c.simulations = 24;
+    c.batch = 4;
+    Search search(server, c, 3);
+    search.set_root(*states[0]);
+    const SearchResult r = search.run();
+    CHECK(r.simulations == 24);
+  }
+  const ServerStats s = server.stats();
+  CHECK(s.batches > 1);
+  CHECK(s.evaluated == s.requests);
+  // Two attached callers: the batch goes once both wait, with both calls in it.
+  server.reset_stats();
+  server.attach();
+  server.attach();
+  std::vector<Evaluation> a, b;
+  std::thread other([&] { server.evaluate({states[1].get(), states[2].get()}, b); });
+  server.evaluate({states[3].get()}, a);
+  other.join();
+  server.detach();
+  server.detach();
+  CHECK(server.stats().batches == 1);
+  CHECK(server.stats().evaluated == 3);
+  // A detach that leaves only waiting callers sends their batch.
+  server.reset_stats();
+  server.attach();
+  server.attach();
+  std::thread lone([&] { server.evaluate({states[4].get()}, a); });
+  while (server.stats().requests == 0) std::this_thread::yield();
+  server.detach();
+  lone.join();
+  server.detach();
+  CHECK(server.stats().batches == 1);
+  // Very loose: far below the 100 s a wait would take.
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
 }

@@ -78,6 +78,18 @@ std::vector<int> NetworkGraph::last_uses() const {
   return last;
 }
 
+double NetworkGraph::flops_per_eval() const {
+  double flops = 0.0;
+  const double area = double(height) * double(width);
+  for (const Layer& l : layers) {
+    if (l.kind == LayerKind::Conv)
+      flops += 2.0 * l.in * l.out * l.kernel * l.kernel * area;
+    else if (l.kind == LayerKind::Linear)
+      flops += 2.0 * l.in * l.out;
+  }
+  return flops;
+}
+
 NetworkGraph describe_network(const ModelConfig& c, const ModelIdentity& id) {
   if (c.value_head == "wdl")
     check(id.players == 2, "value_head = \"wdl\" needs a 2-player variant ('" + id.variant +

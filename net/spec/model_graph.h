@@ -59,6 +59,9 @@ struct NetworkGraph {
   static std::vector<std::string> parameters(const Layer& layer);
   // For each layer, the index of the last layer reading it (outputs: layers.size()).
   std::vector<int> last_uses() const;
+  // Floating-point operations of one evaluation (one position): 2 per multiply-add of the
+  // convolutions and linear layers; the elementwise layers (a fraction of a percent) left out.
+  double flops_per_eval() const;
 };
 
 // The network of config for identity (throws Error when the config does not fit the variant).

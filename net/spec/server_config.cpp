@@ -1,5 +1,6 @@
 #include "net/spec/server_config.h"
 
+#include "util/error.h"
 #include "util/toml_reader.h"
 
 namespace vzero {
@@ -11,6 +12,9 @@ ServerConfig read_server_config(TomlReader& in, ServerConfig c) {
   c.threads_per_worker = in.get_range("threads_per_worker", c.threads_per_worker, 1, 256);
   c.cache_entries = in.get_range("cache_entries", c.cache_entries, 0, 100000000);
   c.device = in.get<std::string>("device", c.device);
+  c.form = in.get<std::string>("form", c.form);
+  check(c.form == "folded" || c.form == "channels_last" || c.form == "unfolded",
+        "[inference] form = '" + c.form + "': expected folded, channels_last or unfolded");
   c.random_symmetry = in.get<bool>("random_symmetry", c.random_symmetry);
   in.finish();
   return c;
