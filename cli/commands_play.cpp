@@ -207,7 +207,7 @@ void add_play_command(CLI::App& app) {
   play->add_flag("--hint", o->hint, "Show the engine's top moves before each of your actions");
   play->add_option("--hint-sims", o->hint_sims, "Playouts of a hint (default: the opponent's)")
       ->check(CLI::Range(1, 1000000));
-  play->add_option("--config", o->config, "TOML config whose [search] table sets search defaults");
+  play->add_option("--config", o->config, "Run config (TOML, every key checked as loop checks it) whose [search] table sets search defaults");
   play->add_option("--seed", o->seed, "Random seed of the opponents");
   play->callback([o] { Table(*o).run(); });
 }

@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <set>
@@ -14,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/mpi_job.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/toml_reader.h"
 #include "match/arena.h"
 #include "match/game_record.h"
@@ -22,16 +22,15 @@
 #include "match/openings.h"
 #include "search/evaluators.h"
 #include "search/search.h"
+#include "training/run_config.h"
 
 namespace vzero::cli {
 
 SearchConfig search_config_from_file(const std::string& path, SearchConfig config) {
   if (path.empty()) return config;
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read config '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  const toml::table root = parse_toml(text.str(), path);
+  const std::string text = read_text_file(path);  // a directory is an error
+  parse_run_config(text, path);  // every key and table checked, as loop checks them
+  const toml::table root = parse_toml(text, path);
   if (const toml::node* n = root.get("search")) {
     if (!n->is_table()) throw Error(path + ": [search] must be a table");
     TomlReader reader(*n->as_table(), path + " [search]");
@@ -220,7 +219,7 @@ void add_search_commands(CLI::App& app) {
   arena->add_option("--record", o->arena.record, "Games file (JSON lines) to append to; a rerun resumes from it");
   arena->add_option("--pgn", o->arena.pgn, "PGN file to append the games to (2-player variants)");
   arena->add_option("--match", o->arena.match, "The match's name in the games file (default: 'A vs B')");
-  arena->add_option("--config", o->config, "TOML config whose [search] table sets search defaults");
+  arena->add_option("--config", o->config, "Run config (TOML, every key checked as loop checks it) whose [search] table sets search defaults");
   arena->add_option("--part", o->part,
                     "Play only part K of N (K/N; opening groups K-1, K-1+N, ...), e.g. one task of a Slurm array; "
                     "no SPRT stop (arena --merge judges)");

@@ -54,6 +54,17 @@ expect_error play --variant chess --opponent wizard
 expect_error play --variant chess --opponent net:model="$tmp/bad.pt"
 expect_error play --variant attrition-4p --seat 4
 expect_error serve
+# play and arena read a config as loop does: every key checked, a directory refused.
+printf 'variant = "chess"\nsearchh = 3\n[search]\nsimulations = 4\n' > "$tmp/unknown-key.toml"
+printf 'variant = "chess"\n[serch]\nsimulations = 4\n' > "$tmp/unknown-table.toml"
+printf 'variant = "chess"\n[search]\nsimulations = 4\n[loop]\ngenerations = 1\n' > "$tmp/good.toml"
+for cfg in "$tmp/typo.toml" "$tmp/unknown-key.toml" "$tmp/unknown-table.toml" "$tmp" "$tmp/missing.toml"; do
+  expect_error play --variant chess --watch --opponent random --config "$cfg"
+  expect_error arena --variant chess --a mcts:sims=4 --b random --games 2 --config "$cfg"
+done
+expect_error loop --config "$tmp" --run-dir "$tmp/loop-dir-config"
+[ ! -e "$tmp/loop-dir-config/config.toml" ] || { echo "FAIL: loop ran on a directory as config"; fails=$((fails + 1)); }
+expect_ok arena --variant chess --a mcts:sims=4 --b random --games 2 --config "$tmp/good.toml"
 # Roles of a shared run folder, and ranks of distributed training.
 expect_error selfplay --follow --games 1
 expect_error selfplay --run-dir "$tmp/roles" --variant chess
