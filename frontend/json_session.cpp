@@ -92,7 +92,8 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& command_fie
 // such as "varient" would otherwise be ignored silently).
 void check_fields(const json& req, const std::string& cmd) {
   const auto& all = command_fields();
-  const auto it = std::find_if(all.begin(), all.end(), [&](const auto& c) { return c.first == cmd; });
+  const auto it =
+      std::find_if(all.begin(), all.end(), [&](const auto& c) { return c.first == cmd; });
   if (it == all.end())
     throw Error("unknown cmd '" + cmd +
                 "' (start, state, legal, apply, undo, analyse, pick, variants, quit)");

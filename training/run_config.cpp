@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <sstream>
 
+#include "game/variant.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/toml_reader.h"
-#include "game/variant.h"
 
 namespace vzero {
 
