@@ -105,8 +105,8 @@ class Table {
     if (!last_.empty()) std::cout << "last move: " << last_ << "\n";
     if (!state_->is_terminal()) {
       const int p = state_->current_player();
-      std::cout << "to act: seat " << p
-                << (players_[size_t(p)] ? " (" + spec_ + ")" : " (you)") << "\n";
+      std::cout << "to act: seat " << p << (players_[size_t(p)] ? " (" + spec_ + ")" : " (you)")
+                << "\n";
     }
   }
 
@@ -222,8 +222,11 @@ void add_play_command(CLI::App& app) {
   play->add_flag("--watch", o->watch, "Watch the opponent spec play every seat");
   play->add_flag("--hint", o->hint, "Show the engine's top moves before each of your actions");
   play->add_option("--hint-sims", o->hint_sims, "Playouts of a hint (default: the opponent's)")
-      ->check(CLI::Range(1, 1000000));
-  play->add_option("--config", o->config, "Run config (TOML, every key checked as loop checks it) whose [search] table sets search defaults");
+      ->check(CLI::Range(1, 1000000))
+      ->default_str("");
+  play->add_option("--config", o->config,
+                   "Run config (TOML, every key checked as loop checks it) whose [search] table "
+                   "sets search defaults");
   play->add_option("--seed", o->seed, "Random seed of the opponents");
   play->callback([o] { Table(*o).run(); });
 }

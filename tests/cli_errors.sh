@@ -85,6 +85,15 @@ expect_ok encoding --variant world
 expect_ok perft --variant chess --depth 2 --divide
 expect_ok perft --variant chess --moves "e2e4 e7e5 g1f3" --depth 2
 expect_ok variants
+# Long commands print progress on stderr, and nothing there with --quiet.
+err=$("$vz" openings --variant losalamos --candidates 4 --keep 2 --sims 8 --evaluator heuristic 2>&1 >/dev/null)
+case "$err" in *"openings: 4/4 candidates measured"*) ;; *) echo "FAIL: openings progress '$err'"; fails=$((fails + 1));; esac
+err=$("$vz" openings --variant losalamos --candidates 4 --keep 2 --sims 8 --evaluator heuristic --quiet 2>&1 >/dev/null)
+[ -z "$err" ] || { echo "FAIL: openings --quiet printed '$err'"; fails=$((fails + 1)); }
+err=$("$vz" arena --variant losalamos --a random --b random --games 2 --quiet 2>&1 >/dev/null)
+[ -z "$err" ] || { echo "FAIL: arena --quiet printed '$err'"; fails=$((fails + 1)); }
+"$vz" --help >/dev/null 2>&1 && "$vz" arena --help | grep -q -- '--games INT:INT in \[1 - 1000000\]=20' ||
+  { echo "FAIL: arena --help shows no defaults"; fails=$((fails + 1)); }
 out=$("$vz" perft --variant chess --depth 3 | tail -n1)
 case "$out" in "nodes 8902 time_ms "*" nps "*) ;; *) echo "FAIL: last line '$out'"; fails=$((fails + 1));; esac
 n=$("$vz" perft --variant grand --depth 2 --divide | grep -c ': ')
