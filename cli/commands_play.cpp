@@ -14,13 +14,26 @@ namespace vzero::cli {
 namespace {
 
 struct PlayOptions {
-  std::string variant, fen, opponent = "random", config;
+  std::string variant, fen, opponent = "auto", config;
   int seat = 0;
   bool watch = false, hint = false;
   int hint_sims = 0;
   int hint_lines = 5;
   uint64_t seed = 1;
 };
+
+// The player spec of --opponent: "auto" is the variant's shipped model
+// (models/<variant>.pt, found as uci and serve find it) as a net: player, else
+// network-free heuristic search, said on stderr; any other spec as given.
+std::string resolve_opponent(const std::string& opponent, const std::string& variant) {
+  if (opponent != "auto") return opponent;
+  const std::string shipped = shipped_model(variant, default_model_dirs());
+  if (!shipped.empty()) return "net:model=" + shipped;
+  const std::string fallback = std::string("mcts:evaluator=") + kFallbackEvaluator;
+  std::cerr << "vzero play: no shipped model for " << variant << " (models/" << variant
+            << ".pt), playing " << fallback << "\n";
+  return fallback;
+}
 
 // A game between a person (one seat, or none when watching) and players of one spec.
 class Table {
@@ -33,12 +46,13 @@ class Table {
     PlayerContext ctx;
     ctx.game = &game_;
     ctx.search = search_config_from_file(o.config);
+    spec_ = resolve_opponent(o.opponent, game_.id());
     uint64_t seeds = o.seed;
     players_.resize(size_t(game_.num_players()));
     for (int s = 0; s < game_.num_players(); ++s) {
       if (!o.watch && s == o.seat) continue;
       ctx.seed = splitmix64(seeds);
-      players_[size_t(s)] = make_player(o.opponent, ctx);
+      players_[size_t(s)] = make_player(spec_, ctx);
       players_[size_t(s)]->new_game(*start_);
       if (!hint_engine_.evaluator)
         hint_engine_ = engine_of(*players_[size_t(s)], ctx.search, o.seed);
@@ -49,7 +63,7 @@ class Table {
 
   // Plays until the game ends or the person quits.
   void run() {
-    std::cout << "vzero play " << game_.id() << " against " << o_.opponent
+    std::cout << "vzero play " << game_.id() << " against " << spec_
               << ": enter actions in the rules notation (e2e4, e7e8q, N@d4, K@d1); 'help' lists "
                  "the commands.\n";
     while (!state_->is_terminal()) {
@@ -57,7 +71,7 @@ class Table {
       const int p = state_->current_player();
       if (players_[size_t(p)]) {
         const int a = players_[size_t(p)]->choose(*state_);
-        std::cout << "seat " << p << " (" << o_.opponent << ") plays " << state_->action_to_text(a)
+        std::cout << "seat " << p << " (" << spec_ << ") plays " << state_->action_to_text(a)
                   << "\n";
         play(a);
         continue;
@@ -91,8 +105,8 @@ class Table {
     if (!last_.empty()) std::cout << "last move: " << last_ << "\n";
     if (!state_->is_terminal()) {
       const int p = state_->current_player();
-      std::cout << "to act: seat " << p
-                << (players_[size_t(p)] ? " (" + o_.opponent + ")" : " (you)") << "\n";
+      std::cout << "to act: seat " << p << (players_[size_t(p)] ? " (" + spec_ + ")" : " (you)")
+                << "\n";
     }
   }
 
@@ -190,6 +204,7 @@ class Table {
   std::vector<int> history_;
   std::string last_;
   Engine hint_engine_;
+  std::string spec_;  // the opponent's player spec in force
 };
 
 }  // namespace
@@ -201,13 +216,17 @@ void add_play_command(CLI::App& app) {
   play->add_option("--fen", o->fen, "Start position (default: the variant's start)");
   play->add_option(
       "--opponent", o->opponent,
-      "Player spec of every other seat: random | mcts:sims=N,... | net:model=PATH,... (as arena)");
+      "Player spec of every other seat: auto (the variant's shipped model models/<variant>.pt, "
+      "else mcts:evaluator=heuristic) | random | mcts:sims=N,... | net:model=PATH,... (as arena)");
   play->add_option("--seat", o->seat, "The seat you play (0 = first)");
   play->add_flag("--watch", o->watch, "Watch the opponent spec play every seat");
   play->add_flag("--hint", o->hint, "Show the engine's top moves before each of your actions");
   play->add_option("--hint-sims", o->hint_sims, "Playouts of a hint (default: the opponent's)")
-      ->check(CLI::Range(1, 1000000));
-  play->add_option("--config", o->config, "TOML config whose [search] table sets search defaults");
+      ->check(CLI::Range(1, 1000000))
+      ->default_str("");
+  play->add_option("--config", o->config,
+                   "Run config (TOML, every key checked as loop checks it) whose [search] table "
+                   "sets search defaults");
   play->add_option("--seed", o->seed, "Random seed of the opponents");
   play->callback([o] { Table(*o).run(); });
 }

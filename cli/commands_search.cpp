@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <set>
@@ -14,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/mpi_job.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/toml_reader.h"
 #include "match/arena.h"
 #include "match/game_record.h"
@@ -22,16 +22,15 @@
 #include "match/openings.h"
 #include "search/evaluators.h"
 #include "search/search.h"
+#include "training/run_config.h"
 
 namespace vzero::cli {
 
 SearchConfig search_config_from_file(const std::string& path, SearchConfig config) {
   if (path.empty()) return config;
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read config '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  const toml::table root = parse_toml(text.str(), path);
+  const std::string text = read_text_file(path);  // a directory is an error
+  parse_run_config(text, path);  // every key and table checked, as loop checks them
+  const toml::table root = parse_toml(text, path);
   if (const toml::node* n = root.get("search")) {
     if (!n->is_table()) throw Error(path + ": [search] must be a table");
     TomlReader reader(*n->as_table(), path + " [search]");
@@ -142,10 +141,23 @@ void run_arena(const ArenaOptions& o) {
   });
 }
 
-// Prints the balanced openings of a variant as an openings file, with the command that made it.
-void run_openings(const std::string& variant, const BalanceConfig& c) {
+// Prints the balanced openings of a variant as an openings file, with the command that made it;
+// unless quiet, a progress line on stderr every 10% of the candidates or every 5 seconds.
+void run_openings(const std::string& variant, const BalanceConfig& c, bool quiet) {
   const Game& game = game_by_id(variant);
-  const std::vector<MeasuredOpening> kept = balanced_openings(game, c);
+  const auto start = std::chrono::steady_clock::now();
+  auto last = start;
+  const auto progress = [&](int measured, int candidates) {
+    const auto now = std::chrono::steady_clock::now();
+    if (measured != candidates && measured % std::max(1, candidates / 10) != 0 &&
+        now - last < std::chrono::seconds(5))
+      return;
+    last = now;
+    std::cerr << "openings: " << measured << "/" << candidates << " candidates measured, "
+              << int(std::chrono::duration<double>(now - start).count()) << " s" << std::endl;
+  };
+  const std::vector<MeasuredOpening> kept =
+      quiet ? balanced_openings(game, c) : balanced_openings(game, c, progress);
   const std::string measure = c.games > 0 ? "mean returns of " + std::to_string(c.games) + " self-play games"
                                           : "root values of one search";
   std::cout << "# " << kept.size() << " openings for " << variant << ": of " << c.candidates << " distinct random "
@@ -212,6 +224,9 @@ void add_search_commands(CLI::App& app) {
   CLI::Option* games =
       arena->add_option("--games", o->arena.games, "Number of games")->check(CLI::Range(1, 1000000));
   arena->add_option("--threads", o->arena.threads, "Games played at once")->check(CLI::Range(1, 256));
+  arena->add_flag_callback(
+      "--quiet,-q", [o] { o->arena.progress = false; },
+      "No progress lines on stderr (by default one every 10% of the games)");
   arena->add_option("--seed", o->arena.seed, "Random seed");
   arena->add_option("--opening", o->arena.opening_plies, "Random plies before the players take over")
       ->check(CLI::Range(0, 100));
@@ -220,7 +235,9 @@ void add_search_commands(CLI::App& app) {
   arena->add_option("--record", o->arena.record, "Games file (JSON lines) to append to; a rerun resumes from it");
   arena->add_option("--pgn", o->arena.pgn, "PGN file to append the games to (2-player variants)");
   arena->add_option("--match", o->arena.match, "The match's name in the games file (default: 'A vs B')");
-  arena->add_option("--config", o->config, "TOML config whose [search] table sets search defaults");
+  arena->add_option("--config", o->config,
+                    "Run config (TOML, every key checked as loop checks it) whose [search] table "
+                    "sets search defaults");
   arena->add_option("--part", o->part,
                     "Play only part K of N (K/N; opening groups K-1, K-1+N, ...), e.g. one task of a Slurm array; "
                     "no SPRT stop (arena --merge judges)");
@@ -246,7 +263,9 @@ void add_search_commands(CLI::App& app) {
   openings->add_option("--games", balance->second.games, "Self-play games per opening (0: the root value of one search)")
       ->check(CLI::Range(0, 10000));
   openings->add_option("--seed", balance->second.seed, "Random seed");
-  openings->callback([balance] { run_openings(balance->first, balance->second); });
+  auto quiet = std::make_shared<bool>(false);
+  openings->add_flag("--quiet,-q", *quiet, "No progress lines on stderr");
+  openings->callback([balance, quiet] { run_openings(balance->first, balance->second, *quiet); });
 
   CLI::App* bench = app.get_subcommand("bench");
   auto variants = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"chess", "grand"});

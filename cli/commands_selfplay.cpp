@@ -138,9 +138,13 @@ void add_selfplay_command(CLI::App& app) {
   sp->add_option("--variant", o->variant, "Variant id (overrides the config)");
   sp->add_option("--config", o->config, "Run config (TOML)");
   sp->add_option("--model", o->model, "Checkpoint (default: a network-free evaluator)");
-  sp->add_option("--games", o->games, "Games to play")->check(CLI::Range(1, 100000000));
+  sp->add_option("--games", o->games, "Games to play (default: the config's selfplay.games)")
+      ->check(CLI::Range(1, 100000000))
+      ->default_str("");
   sp->add_option("--out", o->out, "Output folder for shards");
-  sp->add_option("--seed", o->seed, "Random seed")->check(CLI::Range(int64_t(0), int64_t(1000000000)));
+  sp->add_option("--seed", o->seed, "Random seed (default: the config's seed)")
+      ->check(CLI::Range(int64_t(0), int64_t(1000000000)))
+      ->default_str("");
   sp->add_option("--set", o->set, "Config override table.key=value (repeatable)");
   sp->add_option("--run-dir", o->run_dir,
                  "A worker of this shared run folder: plays with its promoted model into its shards/");
@@ -153,7 +157,9 @@ void add_selfplay_command(CLI::App& app) {
   bench->add_option("--variant", b->variant, "Variant id (overrides the config)");
   bench->add_option("--config", b->config, "Run config (TOML)");
   bench->add_option("--model", b->model, "Checkpoint (default: a fresh model of the config's [model])");
-  bench->add_option("--games", b->games, "Games to play")->check(CLI::Range(1, 100000000));
+  bench->add_option("--games", b->games, "Games to play (default: the config's selfplay.games)")
+      ->check(CLI::Range(1, 100000000))
+      ->default_str("");
   bench->add_option("--set", b->set, "Config override table.key=value (repeatable)");
   bench->callback([b] { bench_selfplay(*b); });
 }

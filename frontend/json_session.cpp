@@ -1,6 +1,7 @@
 // The JSON-lines game session.
 #include "frontend/json_session.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -68,6 +69,43 @@ std::vector<std::string> get_strings(const json& j, const char* key) {
     out.push_back(v.get<std::string>());
   }
   return out;
+}
+
+// The fields each cmd takes besides "cmd" and "id" (docs/protocol.md).
+const std::vector<std::pair<std::string, std::vector<std::string>>>& command_fields() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> fields = {
+      {"start", {"variant", "fen", "moves", "player", "model", "search", "seed"}},
+      {"state", {}},
+      {"legal", {}},
+      {"apply", {"action", "actions"}},
+      {"undo", {"count"}},
+      {"analyse", {"sims", "top"}},
+      {"analyze", {"sims", "top"}},
+      {"pick", {"apply"}},
+      {"variants", {}},
+      {"quit", {}},
+  };
+  return fields;
+}
+
+// Throws Error for an unknown cmd, or for a field that cmd does not take (a typo
+// such as "varient" would otherwise be ignored silently).
+void check_fields(const json& req, const std::string& cmd) {
+  const auto& all = command_fields();
+  const auto it =
+      std::find_if(all.begin(), all.end(), [&](const auto& c) { return c.first == cmd; });
+  if (it == all.end())
+    throw Error("unknown cmd '" + cmd +
+                "' (start, state, legal, apply, undo, analyse, pick, variants, quit)");
+  for (const auto& item : req.items()) {
+    const std::string& key = item.key();
+    if (key == "cmd" || key == "id") continue;
+    if (std::find(it->second.begin(), it->second.end(), key) != it->second.end()) continue;
+    std::string known;
+    for (const std::string& k : it->second) known += (known.empty() ? "" : ", ") + k;
+    throw Error("unknown field '" + key + "' in " + cmd + " (" +
+                (known.empty() ? "it takes no fields" : "fields: " + known) + ")");
+  }
 }
 
 // A search statistic rounded to 4 decimals (what people and clients need).
@@ -154,6 +192,7 @@ std::string JsonSession::handle_line(const std::string& line) {
     if (req.contains("id")) id = req["id"];
     const std::string cmd = get_string(req, "cmd", "");
     check(!cmd.empty(), "a request needs \"cmd\"");
+    check_fields(req, cmd);
     if (cmd == "quit") {
       finished_ = true;
       reply["bye"] = true;

@@ -132,7 +132,8 @@ std::vector<double> measure(const GameState& state, Evaluator& evaluator, const 
 
 }  // namespace
 
-std::vector<MeasuredOpening> balanced_openings(const Game& game, const BalanceConfig& c) {
+std::vector<MeasuredOpening> balanced_openings(const Game& game, const BalanceConfig& c,
+                                               const std::function<void(int, int)>& progress) {
   check(c.plies >= 1 && c.plies <= 100, "openings: plies must be in [1, 100]");
   check(c.candidates >= 1 && c.candidates <= 100000, "openings: candidates must be in [1, 100000]");
   check(c.keep >= 1 && c.keep <= c.candidates, "openings: keep must be in [1, candidates]");
@@ -152,6 +153,7 @@ std::vector<MeasuredOpening> balanced_openings(const Game& game, const BalanceCo
     m.spread = *std::max_element(m.values.begin(), m.values.end()) -
                *std::min_element(m.values.begin(), m.values.end());
     out.push_back(std::move(m));
+    if (progress) progress(int(out.size()), c.candidates);
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.spread < b.spread; });

@@ -4,6 +4,7 @@
 // "moves: a1 a2 ..." from the start; '#' starts a comment) or drawn as random
 // plies. A match plays each opening once in every seat order.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,7 +56,10 @@ struct MeasuredOpening {
   std::vector<double> values;  // per seat: the root value, or the mean return of the games
   double spread = 0.0;         // largest minus smallest value
 };
-// The kept openings, most balanced first (throws Error on bad settings).
-std::vector<MeasuredOpening> balanced_openings(const Game& game, const BalanceConfig& config);
+// The kept openings, most balanced first (throws Error on bad settings);
+// progress(measured, candidates), when given, is called after each measured candidate.
+std::vector<MeasuredOpening> balanced_openings(
+    const Game& game, const BalanceConfig& config,
+    const std::function<void(int measured, int candidates)>& progress = {});
 
 }  // namespace vzero

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds and runs the main job: a short real
-# training loop on Chivalrous Attrition with the default config (three
-# generations: a rollout-search bootstrap, then the network's own games),
-# printing its progress; the run folder holds metrics.csv and curve.png.
+# training loop on Los Alamos chess (configs/first-hour.toml: a small network,
+# eight generations; the first learns from heuristic-search games, the rest
+# from their own), printing its progress. Every generation plays generation 0
+# and a fixed heuristic-search anchor, so the ladder in ratings.csv and
+# curve.png shows the network getting stronger. Run again, it resumes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
-./build/cli/vzero loop --config configs/attrition.toml --run-dir runs/attrition-main --set loop.generations=3
-echo "metrics: runs/attrition-main/metrics.csv, learning curve: runs/attrition-main/curve.png"
+run=runs/first-hour
+start=$(date +%s)
+./build/cli/vzero loop --config configs/first-hour.toml --run-dir "$run"
+echo "main job: $(( ($(date +%s) - start) / 60 )) min; the ladder (Elo, gen-000 = 0, ± the 95% interval):"
+column -s, -t < "$run/ratings.csv" 2>/dev/null || cat "$run/ratings.csv"
+echo "ratings: $run/ratings.csv, per generation: $run/metrics.csv, ladder and learning curves: $run/curve.png"
+echo "dashboard in the browser: ./build/cli/vzero web --run-dir $run"

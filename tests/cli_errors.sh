@@ -54,6 +54,17 @@ expect_error play --variant chess --opponent wizard
 expect_error play --variant chess --opponent net:model="$tmp/bad.pt"
 expect_error play --variant attrition-4p --seat 4
 expect_error serve
+# play and arena read a config as loop does: every key checked, a directory refused.
+printf 'variant = "chess"\nsearchh = 3\n[search]\nsimulations = 4\n' > "$tmp/unknown-key.toml"
+printf 'variant = "chess"\n[serch]\nsimulations = 4\n' > "$tmp/unknown-table.toml"
+printf 'variant = "chess"\n[search]\nsimulations = 4\n[loop]\ngenerations = 1\n' > "$tmp/good.toml"
+for cfg in "$tmp/typo.toml" "$tmp/unknown-key.toml" "$tmp/unknown-table.toml" "$tmp" "$tmp/missing.toml"; do
+  expect_error play --variant chess --watch --opponent random --config "$cfg"
+  expect_error arena --variant chess --a mcts:sims=4 --b random --games 2 --config "$cfg"
+done
+expect_error loop --config "$tmp" --run-dir "$tmp/loop-dir-config"
+[ ! -e "$tmp/loop-dir-config/config.toml" ] || { echo "FAIL: loop ran on a directory as config"; fails=$((fails + 1)); }
+expect_ok arena --variant chess --a mcts:sims=4 --b random --games 2 --config "$tmp/good.toml"
 # Roles of a shared run folder, and ranks of distributed training.
 expect_error selfplay --follow --games 1
 expect_error selfplay --run-dir "$tmp/roles" --variant chess
@@ -74,6 +85,15 @@ expect_ok encoding --variant world
 expect_ok perft --variant chess --depth 2 --divide
 expect_ok perft --variant chess --moves "e2e4 e7e5 g1f3" --depth 2
 expect_ok variants
+# Long commands print progress on stderr, and nothing there with --quiet.
+err=$("$vz" openings --variant losalamos --candidates 4 --keep 2 --sims 8 --evaluator heuristic 2>&1 >/dev/null)
+case "$err" in *"openings: 4/4 candidates measured"*) ;; *) echo "FAIL: openings progress '$err'"; fails=$((fails + 1));; esac
+err=$("$vz" openings --variant losalamos --candidates 4 --keep 2 --sims 8 --evaluator heuristic --quiet 2>&1 >/dev/null)
+[ -z "$err" ] || { echo "FAIL: openings --quiet printed '$err'"; fails=$((fails + 1)); }
+err=$("$vz" arena --variant losalamos --a random --b random --games 2 --quiet 2>&1 >/dev/null)
+[ -z "$err" ] || { echo "FAIL: arena --quiet printed '$err'"; fails=$((fails + 1)); }
+"$vz" --help >/dev/null 2>&1 && "$vz" arena --help | grep -q -- '--games INT:INT in \[1 - 1000000\]=20' ||
+  { echo "FAIL: arena --help shows no defaults"; fails=$((fails + 1)); }
 out=$("$vz" perft --variant chess --depth 3 | tail -n1)
 case "$out" in "nodes 8902 time_ms "*" nps "*) ;; *) echo "FAIL: last line '$out'"; fails=$((fails + 1));; esac
 n=$("$vz" perft --variant grand --depth 2 --divide | grep -c ': ')

@@ -170,6 +170,24 @@ def serve_game():
     print(f"serve attrition-4p against net: {plies} plies, {state['end_reason']}, returns {state['returns']}")
 
 
+def play_default_opponent():
+    """Without --opponent, play takes the variant's shipped model (losalamos has
+    one), else heuristic search, said on stderr (chess has none)."""
+    for variant, env, expected in (("losalamos", {}, "net:model="), ("chess", {"VZERO_MODELS": "/nonexistent"}, None)):
+        r = subprocess.run([VZERO, "play", "--variant", variant], input="quit\n", capture_output=True, text=True,
+                           timeout=TIMEOUT, env={**os.environ, **env})
+        check(r.returncode == 0, f"play {variant} with the default opponent exits 0: {r.stderr}")
+        first = r.stdout.split("\n")[0]
+        if expected:
+            check(first.startswith(f"vzero play {variant} against {expected}") and f"/{variant}.pt:" in first,
+                  f"play {variant} takes the shipped model: {first}")
+        else:
+            check("against mcts:evaluator=heuristic" in first, f"play {variant} falls back: {first}")
+            check(f"no shipped model for {variant}" in r.stderr, f"the fallback is said: {r.stderr}")
+        print(f"play {variant}, default opponent: {first.split(': enter')[0]}")
+
+
+play_default_opponent()
 play_game("chess", "net:sims=4", 1, 11)
 play_game("attrition-4p", "mcts:sims=16", 2, 5, ("--hint",))
 uci_session()

@@ -177,3 +177,47 @@ TEST_CASE("serve: every bad request gets an error object and changes nothing",
   CHECK(ask_ok(s, {{"cmd", "quit"}})["bye"] == true);
   CHECK(s.finished());
 }
+
+TEST_CASE("serve: an unknown field is an error naming it, and changes nothing",
+          "[frontend][serve]") {
+  JsonSession s(kNoModels);
+  const auto error_of = [&](const std::string& line) {
+    const json r = json::parse(s.handle_line(line));
+    REQUIRE(r.is_object());
+    INFO(line << " -> " << r.dump());
+    REQUIRE(r.contains("error"));
+    return r["error"].get<std::string>();
+  };
+  // A typo of "variant" does not start chess.
+  const std::string e = error_of(R"({"cmd": "start", "varient": "losalamos"})");
+  CHECK(e.find("'varient'") != std::string::npos);
+  CHECK(e.find("variant") != std::string::npos);  // the fields start takes are listed
+  CHECK(error_of(R"({"cmd": "legal"})").find("no game") != std::string::npos);  // none started
+  CHECK(error_of(R"({"cmd": "quit", "now": true})").find("'now'") != std::string::npos);
+  CHECK_FALSE(s.finished());
+  CHECK(error_of(R"({"cmd": "dance", "x": 1})").find("unknown cmd 'dance'") != std::string::npos);
+  const json started =
+      ask_ok(s, {{"cmd", "start"}, {"variant", "losalamos"}, {"player", "random"}});
+  CHECK(started["variant"] == "losalamos");
+  CHECK(error_of(R"({"cmd": "apply", "move": "b2b3"})").find("'move'") != std::string::npos);
+  CHECK(error_of(R"({"cmd": "analyse", "simulations": 8})").find("'simulations'") !=
+        std::string::npos);
+  CHECK(error_of(R"({"cmd": "pick", "aply": true})").find("'aply'") != std::string::npos);
+  CHECK(error_of(R"({"cmd": "undo", "n": 1})").find("'n'") != std::string::npos);
+  CHECK(error_of(R"({"cmd": "state", "verbose": true})").find("takes no fields") !=
+        std::string::npos);
+  CHECK(ask_ok(s, {{"cmd", "state"}})["ply"] == 0);  // nothing was applied
+  // Every documented field is still taken.
+  ask_ok(s, {{"cmd", "start"},
+             {"variant", "chess"},
+             {"fen", ""},
+             {"moves", {"e2e4"}},
+             {"player", "random"},
+             {"search", json::object()},
+             {"seed", 3},
+             {"id", 1}});
+  ask_ok(s, {{"cmd", "apply"}, {"action", "e7e5"}, {"actions", {"g1f3"}}});
+  ask_ok(s, {{"cmd", "undo"}, {"count", 1}});
+  ask_ok(s, {{"cmd", "analyse"}, {"sims", 4}, {"top", 1}});
+  ask_ok(s, {{"cmd", "pick"}, {"apply", false}});
+}

@@ -2,13 +2,13 @@
 #include "training/run_config.h"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
-#include "util/error.h"
-#include "util/toml_reader.h"
 #include "game/variant.h"
 #include "game/symmetry.h"
+#include "util/error.h"
+#include "util/files.h"
+#include "util/toml_reader.h"
 
 namespace vzero {
 
@@ -158,13 +158,7 @@ RunConfig parse_run_config(const std::string& text, const std::string& origin) {
 
 RunConfig read_run_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::string text;
-  if (!path.empty()) {
-    std::ifstream f(path);
-    if (!f) throw Error("cannot read config '" + path + "'");
-    std::stringstream s;
-    s << f.rdbuf();
-    text = s.str();
-  }
+  if (!path.empty()) text = read_text_file(path);  // a directory is an error, not an empty config
   const std::string origin = path.empty() ? "default config" : path;
   if (overrides.empty()) return parse_run_config(text, origin);
   // Overrides "table.key=value": merge into the parsed table, then read the whole.
