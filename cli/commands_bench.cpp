@@ -5,8 +5,8 @@
 #include <random>
 
 #include "cli/commands.h"
-#include "util/error.h"
 #include "game/builtin/games.h"
+#include "util/error.h"
 
 namespace vzero::cli {
 namespace {
@@ -44,8 +44,8 @@ int bench_perft(bool quick) {
     failures += !ok;
     std::cout << "perft " << std::left << std::setw(10) << c.variant << " depth " << c.depth
               << " nodes " << nodes << " time_ms " << uint64_t(s * 1000) << " nps "
-              << uint64_t(nodes / s) << (ok ? " ok" : " MISMATCH expected " + std::to_string(c.expected))
-              << std::endl;
+              << uint64_t(nodes / s)
+              << (ok ? " ok" : " MISMATCH expected " + std::to_string(c.expected)) << std::endl;
   }
   return failures;
 }
@@ -84,7 +84,8 @@ void add_bench_commands(CLI::App& app) {
   auto quick = std::make_shared<bool>(false);
   CLI::App* perft =
       bench->add_subcommand("perft", "Single-thread perft nodes/s, counts checked (every core)");
-  perft->add_flag("--quick", *quick, "Skip the deepest rows (depth 6 of ascending and 007, grand 5, world 5)");
+  perft->add_flag("--quick", *quick,
+                  "Skip the deepest rows (depth 6 of ascending and 007, grand 5, world 5)");
   perft->callback([quick] {
     if (bench_perft(*quick)) throw Error("perft counts differ from the reference");
   });

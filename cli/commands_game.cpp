@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "cli/commands.h"
-#include "util/error.h"
 #include "game/builtin/games.h"
+#include "util/error.h"
 
 namespace vzero::cli {
 namespace {
@@ -61,15 +61,18 @@ void add_game_commands(CLI::App& app) {
     }
   });
   auto enc = std::make_shared<std::string>();
-  CLI::App* encoding = app.add_subcommand("encoding", "The network input layout of a variant (Markdown)");
+  CLI::App* encoding =
+      app.add_subcommand("encoding", "The network input layout of a variant (Markdown)");
   encoding->add_option("--variant,-v", *enc, "Variant id")->required();
   encoding->callback([enc] {
     const Game& g = game_by_id(*enc);
     const EncodingSpec& e = g.encoding();
-    std::cout << "### `" << g.id() << "`: " << e.channels() << " x " << e.height << " x " << e.width << ", "
-              << g.num_actions() << " actions, " << g.num_players() << " values, encoding hash "
-              << std::hex << encoding_hash(g) << std::dec << "\n\n| channel | kind | meaning |\n|---|---|---|\n";
-    for (int i = 0; i < e.planes; ++i) std::cout << "| " << i << " | plane | " << e.plane_names[i] << " |\n";
+    std::cout << "### `" << g.id() << "`: " << e.channels() << " x " << e.height << " x " << e.width
+              << ", " << g.num_actions() << " actions, " << g.num_players()
+              << " values, encoding hash " << std::hex << encoding_hash(g) << std::dec
+              << "\n\n| channel | kind | meaning |\n|---|---|---|\n";
+    for (int i = 0; i < e.planes; ++i)
+      std::cout << "| " << i << " | plane | " << e.plane_names[i] << " |\n";
     for (int i = 0; i < e.scalars; ++i)
       std::cout << "| " << e.planes + i << " | scalar | " << e.scalar_names[i] << " |\n";
   });

@@ -1,12 +1,13 @@
-// vzero gate, and what the roles of a shared run folder (selfplay, train, gate) share on the command line.
+// vzero gate, and what the roles of a shared run folder (selfplay, train, gate) share on the
+// command line.
 #include <csignal>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "cli/mpi_job.h"
-#include "util/error.h"
 #include "training/roles.h"
+#include "util/error.h"
 
 namespace vzero::cli {
 
@@ -34,7 +35,8 @@ const std::atomic<bool>* install_stop_signals() {
   return &stop_signal;
 }
 
-RunConfig role_config(const std::string& config, const std::string& run_dir, const std::vector<std::string>& set) {
+RunConfig role_config(const std::string& config, const std::string& run_dir,
+                      const std::vector<std::string>& set) {
   const std::string own = RunFolder(run_dir).config_path();
   if (config.empty() && std::filesystem::exists(own)) return read_run_config(own, set);
   return read_run_config(config, set);
@@ -42,11 +44,13 @@ RunConfig role_config(const std::string& config, const std::string& run_dir, con
 
 void add_gate_command(CLI::App& app) {
   auto o = std::make_shared<GateOptions>();
-  CLI::App* g = app.add_subcommand("gate", "Play the next candidate of a run folder against its promoted model and promote it");
+  CLI::App* g = app.add_subcommand(
+      "gate", "Play the next candidate of a run folder against its promoted model and promote it");
   g->add_option("--config", o->config, "Run config (TOML); default: the run folder's config.toml");
   g->add_option("--run-dir", o->run_dir, "The shared run folder")->required();
   g->add_option("--set", o->set, "Config override table.key=value (repeatable)");
-  g->add_flag("--follow", o->follow, "Keep gating each new candidate until the last generation or a stop");
+  g->add_flag("--follow", o->follow,
+              "Keep gating each new candidate until the last generation or a stop");
   g->callback([o] {
     const RunConfig config = role_config(o->config, o->run_dir, o->set);
     RoleOptions options;

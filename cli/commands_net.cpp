@@ -6,14 +6,14 @@
 #include <filesystem>
 #include <iostream>
 
-#include "game/builtin/games.h"
 #include "cli/commands.h"
-#include "util/error.h"
+#include "game/builtin/games.h"
 #include "net/checkpoint.h"
 #include "net/export.h"
 #include "net/model.h"
 #include "net/spec/server_config.h"
 #include "training/run_config.h"
+#include "util/error.h"
 
 namespace vzero::cli {
 
@@ -98,7 +98,8 @@ double measured_peak_gflops(const torch::Device& device, double seconds) {
     const auto start = std::chrono::steady_clock::now();
     c = torch::mm(a, b);
     if (device.is_cuda()) c = c.to(torch::kCPU);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     total += s;
     best = std::max(best, 2.0 * double(n) * double(n) * double(n) / s / 1e9);
   }
@@ -106,9 +107,8 @@ double measured_peak_gflops(const torch::Device& device, double seconds) {
 }
 
 void bench_nn(const std::string& variant, const std::string& model_path,
-              const std::string& device_name, int threads, double seconds,
-              const std::string& form, const std::string& config_path,
-              const std::vector<std::string>& set) {
+              const std::string& device_name, int threads, double seconds, const std::string& form,
+              const std::string& config_path, const std::vector<std::string>& set) {
   const Game& game = game_by_id(variant);
   check(model_path.empty() || (config_path.empty() && set.empty()),
         "--config and --set shape a fresh model; the checkpoint '" + model_path + "' has its own");

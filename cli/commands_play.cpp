@@ -4,11 +4,11 @@
 #include <iostream>
 #include <sstream>
 
-#include "game/builtin/games.h"
 #include "cli/commands.h"
 #include "frontend/analysis.h"
-#include "util/error.h"
+#include "game/builtin/games.h"
 #include "game/zobrist.h"
+#include "util/error.h"
 
 namespace vzero::cli {
 namespace {

@@ -63,13 +63,15 @@ void bench_uci(BenchUciOptions o) {
   }
   const Game& game = game_by_id(o.variant);
   check(game.num_players() == 2, "bench uci: '" + o.variant + "' is not a 2-player variant");
-  check(std::filesystem::is_regular_file(o.model), "bench uci: --model '" + o.model + "' is not a file");
+  check(std::filesystem::is_regular_file(o.model),
+        "bench uci: --model '" + o.model + "' is not a file");
   std::mutex m;
   std::string best, failure;
   UciEngine engine([&](const std::string& line) {
     std::lock_guard<std::mutex> lock(m);
     if (line.rfind("bestmove ", 0) == 0) best = line.substr(9);
-    if (line.find("cannot use model") != std::string::npos || line.find("search error") != std::string::npos)
+    if (line.find("cannot use model") != std::string::npos ||
+        line.find("search error") != std::string::npos)
       failure = line;
   });
   const auto send = [&](const std::string& line) {
@@ -91,7 +93,8 @@ void bench_uci(BenchUciOptions o) {
     const auto start = std::chrono::steady_clock::now();
     send("go nodes " + std::to_string(o.nodes));
     engine.wait();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
     std::string move;
     {
       std::lock_guard<std::mutex> lock(m);
@@ -106,16 +109,16 @@ void bench_uci(BenchUciOptions o) {
   const double mean = total / double(ms.size());
   std::vector<double> sorted = ms;
   std::sort(sorted.begin(), sorted.end());
-  std::cout << "uci moves " << ms.size() << " nodes " << o.nodes << " threads " << o.threads << " batch " << o.batch
-            << " mean_ms_per_move "
-            << mean << " median_ms " << sorted[sorted.size() / 2] << " max_ms " << sorted.back() << std::endl;
+  std::cout << "uci moves " << ms.size() << " nodes " << o.nodes << " threads " << o.threads
+            << " batch " << o.batch << " mean_ms_per_move " << mean << " median_ms "
+            << sorted[sorted.size() / 2] << " max_ms " << sorted.back() << std::endl;
   ServerConfig config;  // the engine's server: the defaults
   InferenceServer server(game, config, o.model);
   const double rate = server.measure_evals_per_s(128, o.seconds);
   const double floor_ms = double(o.nodes) / rate * 1000.0;
   std::cout << "nn batch 128 evals_per_s " << int(rate) << " floor_ms " << floor_ms << std::endl;
-  std::cout << "ratio " << mean / floor_ms << " (mean ms/move over " << o.nodes << " / evals/s at batch 128)"
-            << std::endl;
+  std::cout << "ratio " << mean / floor_ms << " (mean ms/move over " << o.nodes
+            << " / evals/s at batch 128)" << std::endl;
 }
 
 }  // namespace
@@ -126,11 +129,14 @@ void add_protocol_commands(CLI::App& app) {
       "uci", "UCI engine ms/move at go nodes N over a self-played game, against the batched floor");
   bu->add_option("--variant", b->variant, "2-player variant id (default: the model's file stem)");
   bu->add_option("--model", b->model, "Checkpoint")->required();
-  bu->add_option("--nodes", b->nodes, "go nodes N each move")->check(CLI::Range(int64_t(1), int64_t(1000000)));
+  bu->add_option("--nodes", b->nodes, "go nodes N each move")
+      ->check(CLI::Range(int64_t(1), int64_t(1000000)));
   bu->add_option("--moves", b->moves, "Moves (plies) to play")->check(CLI::Range(1, 10000));
   bu->add_option("--threads", b->threads, "The engine's Threads option")->check(CLI::Range(1, 64));
-  bu->add_option("--batch", b->batch, "The engine's Batch option (leaves per network call)")->check(CLI::Range(1, 256));
-  bu->add_option("--seconds", b->seconds, "Seconds of the batch-128 measurement")->check(CLI::Range(0.1, 600.0));
+  bu->add_option("--batch", b->batch, "The engine's Batch option (leaves per network call)")
+      ->check(CLI::Range(1, 256));
+  bu->add_option("--seconds", b->seconds, "Seconds of the batch-128 measurement")
+      ->check(CLI::Range(0.1, 600.0));
   bu->callback([b] { bench_uci(*b); });
 
   CLI::App* uci = app.add_subcommand("uci", "A UCI engine for the 2-player variants (docs/uci.md)");

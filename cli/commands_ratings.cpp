@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "util/error.h"
 #include "match/ratings.h"
+#include "util/error.h"
 
 namespace vzero::cli {
 

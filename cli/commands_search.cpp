@@ -9,12 +9,9 @@
 #include <thread>
 #include <tuple>
 
-#include "game/builtin/games.h"
 #include "cli/commands.h"
 #include "cli/mpi_job.h"
-#include "util/error.h"
-#include "util/files.h"
-#include "util/toml_reader.h"
+#include "game/builtin/games.h"
 #include "match/arena.h"
 #include "match/game_record.h"
 #include "match/match_group.h"
@@ -23,6 +20,9 @@
 #include "search/evaluators.h"
 #include "search/search.h"
 #include "training/run_config.h"
+#include "util/error.h"
+#include "util/files.h"
+#include "util/toml_reader.h"
 
 namespace vzero::cli {
 
@@ -65,30 +65,35 @@ std::pair<int, int> parse_part(const std::string& text) {
   } catch (const std::exception&) {
     throw Error("arena --part '" + text + "': expected K/N, e.g. 2/8");
   }
-  check(n >= 1 && n <= 100000 && k >= 1 && k <= n, "arena --part '" + text + "': expected 1 <= K <= N");
+  check(n >= 1 && n <= 100000 && k >= 1 && k <= n,
+        "arena --part '" + text + "': expected 1 <= K <= N");
   return {k - 1, n};
 }
 
 // Joins the games files of a match's parts (--part K/N) and prints the match's report.
 void merge_arena(const ArenaOptions& o) {
-  check(o.a.empty() && o.b.empty() && o.part.empty() && o.openings.empty() && o.arena.record.empty() &&
-            o.arena.pgn.empty(),
-        "arena --merge FILES joins games files: no --a, --b, --part, --openings, --record or --pgn");
+  check(
+      o.a.empty() && o.b.empty() && o.part.empty() && o.openings.empty() &&
+          o.arena.record.empty() && o.arena.pgn.empty(),
+      "arena --merge FILES joins games files: no --a, --b, --part, --openings, --record or --pgn");
   std::vector<MatchRecord> records;
   std::set<std::string> matches;
   for (const std::string& path : o.merge) {
-    check(std::filesystem::is_regular_file(path), "arena --merge: games file '" + path + "' does not exist");
+    check(std::filesystem::is_regular_file(path),
+          "arena --merge: games file '" + path + "' does not exist");
     for (MatchRecord& r : read_records(path))
       if (o.arena.match.empty() || r.match == o.arena.match) {
         matches.insert(r.match);
         records.push_back(std::move(r));
       }
   }
-  check(!records.empty(), "arena --merge: the files hold no games" +
-                              (o.arena.match.empty() ? std::string() : " of match '" + o.arena.match + "'"));
+  check(!records.empty(),
+        "arena --merge: the files hold no games" +
+            (o.arena.match.empty() ? std::string() : " of match '" + o.arena.match + "'"));
   std::string names;
   for (const std::string& m : matches) names += (names.empty() ? "'" : ", '") + m + "'";
-  check(matches.size() == 1, "arena --merge: the files hold several matches (" + names + "): choose one with --match");
+  check(matches.size() == 1,
+        "arena --merge: the files hold several matches (" + names + "): choose one with --match");
   // The match's settings, from its records (join_arena checks that every record shares them).
   const MatchRecord& first = records.front();
   const Game& game = game_by_id(first.variant);
@@ -98,7 +103,8 @@ void merge_arena(const ArenaOptions& o) {
   config.match = first.match;
   config.seed = first.seed;
   for (size_t s = 0; s < first.players.size() && s < first.roles.size(); ++s)
-    if (first.roles[s] == 0 || first.roles[s] == 1) config.names[size_t(first.roles[s])] = first.players[s];
+    if (first.roles[s] == 0 || first.roles[s] == 1)
+      config.names[size_t(first.roles[s])] = first.players[s];
   config.games = o.games_given ? o.arena.games : 0;
   if (!o.games_given)
     for (const MatchRecord& r : records) config.games = std::max(config.games, r.index + 1);
@@ -122,7 +128,8 @@ void run_arena(const ArenaOptions& o) {
   make_player(o.a, ctx);
   make_player(o.b, ctx);
   ArenaConfig config = o.arena;
-  check(o.openings.empty() || config.opening_plies == 0, "use --openings FILE or --opening N, not both");
+  check(o.openings.empty() || config.opening_plies == 0,
+        "use --openings FILE or --opening N, not both");
   if (!o.openings.empty()) config.openings = read_openings(game, o.openings);
   if (!o.sprt.empty()) config.sprt = parse_sprt(o.sprt);
   config.names = {o.a, o.b};
@@ -134,7 +141,8 @@ void run_arena(const ArenaOptions& o) {
   if (!o.part.empty()) std::tie(config.part, config.parts) = parse_part(o.part);
   // Under mpirun (or srun), the ranks share the games and each gets the whole match's result.
   const std::unique_ptr<MatchGroup> job = join_mpi_job();
-  check(!job || job->size() == 1 || config.parts == 1, "arena: use --part K/N or an MPI launcher, not both");
+  check(!job || job->size() == 1 || config.parts == 1,
+        "arena: use --part K/N or an MPI launcher, not both");
   run_ranked(job.get(), [&] {
     const ArenaResult r = play_arena_shared(game, config, factory, job.get());
     if (!job || job->rank() == 0) print_arena(r);
@@ -158,18 +166,22 @@ void run_openings(const std::string& variant, const BalanceConfig& c, bool quiet
   };
   const std::vector<MeasuredOpening> kept =
       quiet ? balanced_openings(game, c) : balanced_openings(game, c, progress);
-  const std::string measure = c.games > 0 ? "mean returns of " + std::to_string(c.games) + " self-play games"
-                                          : "root values of one search";
-  std::cout << "# " << kept.size() << " openings for " << variant << ": of " << c.candidates << " distinct random "
-            << c.plies << "-ply openings, those whose\n# " << measure << " per seat lie closest together (search of "
-            << c.simulations << " playouts a move, " << c.evaluator << " evaluator). Made by\n"
-            << "#   vzero openings --variant " << variant << " --plies " << c.plies << " --candidates "
-            << c.candidates << " --keep " << c.keep << " --sims " << c.simulations << " --evaluator " << c.evaluator
-            << " --games " << c.games << " --seed " << c.seed << "\n"
+  const std::string measure =
+      c.games > 0 ? "mean returns of " + std::to_string(c.games) + " self-play games"
+                  : "root values of one search";
+  std::cout << "# " << kept.size() << " openings for " << variant << ": of " << c.candidates
+            << " distinct random " << c.plies << "-ply openings, those whose\n# " << measure
+            << " per seat lie closest together (search of " << c.simulations << " playouts a move, "
+            << c.evaluator << " evaluator). Made by\n"
+            << "#   vzero openings --variant " << variant << " --plies " << c.plies
+            << " --candidates " << c.candidates << " --keep " << c.keep << " --sims "
+            << c.simulations << " --evaluator " << c.evaluator << " --games " << c.games
+            << " --seed " << c.seed << "\n"
             << "# (docs/openings.md). After '#': those values, seat 0 first.\n";
   for (const MeasuredOpening& m : kept) {
     std::cout << m.opening.text() << "  #";
-    for (double v : m.values) std::cout << ' ' << std::showpos << std::fixed << std::setprecision(3) << v;
+    for (double v : m.values)
+      std::cout << ' ' << std::showpos << std::fixed << std::setprecision(3) << v;
     std::cout << std::noshowpos << std::defaultfloat << "\n";
   }
 }
@@ -203,9 +215,10 @@ void bench_mcts(const std::vector<std::string>& variants, double seconds, int si
         const double s = seconds_since(start);
         uint64_t total = 0;
         for (uint64_t d : done) total += d;
-        std::cout << "mcts " << std::left << std::setw(8) << id << " evaluator " << std::setw(9) << evaluator
-                  << " threads " << threads << " batch " << batch << " sims " << total << " sims_per_s "
-                  << uint64_t(total / s) << " per_thread " << uint64_t(total / s / threads) << std::endl;
+        std::cout << "mcts " << std::left << std::setw(8) << id << " evaluator " << std::setw(9)
+                  << evaluator << " threads " << threads << " batch " << batch << " sims " << total
+                  << " sims_per_s " << uint64_t(total / s) << " per_thread "
+                  << uint64_t(total / s / threads) << std::endl;
       }
     }
   }
@@ -217,33 +230,44 @@ void add_search_commands(CLI::App& app) {
   auto o = std::make_shared<ArenaOptions>();
   CLI::App* arena = app.add_subcommand("arena", "Play a match between two players");
   arena->add_option("--variant", o->variant, "Variant id (required to play)");
-  arena->add_option("--a", o->a,
-                    "Player A: random | mcts:sims=N[,evaluator=rollout|heuristic|constant][,key=value...] | "
-                    "uci:cmd=PATH,depth=D|nodes=N|movetime=MS[,...] | net:model=PATH,sims=N");
+  arena->add_option(
+      "--a", o->a,
+      "Player A: random | mcts:sims=N[,evaluator=rollout|heuristic|constant][,key=value...] | "
+      "uci:cmd=PATH,depth=D|nodes=N|movetime=MS[,...] | net:model=PATH,sims=N");
   arena->add_option("--b", o->b, "Player B (fills every other seat)");
-  CLI::Option* games =
-      arena->add_option("--games", o->arena.games, "Number of games")->check(CLI::Range(1, 1000000));
-  arena->add_option("--threads", o->arena.threads, "Games played at once")->check(CLI::Range(1, 256));
+  CLI::Option* games = arena->add_option("--games", o->arena.games, "Number of games")
+                           ->check(CLI::Range(1, 1000000));
+  arena->add_option("--threads", o->arena.threads, "Games played at once")
+      ->check(CLI::Range(1, 256));
   arena->add_flag_callback(
       "--quiet,-q", [o] { o->arena.progress = false; },
       "No progress lines on stderr (by default one every 10% of the games)");
   arena->add_option("--seed", o->arena.seed, "Random seed");
-  arena->add_option("--opening", o->arena.opening_plies, "Random plies before the players take over")
+  arena
+      ->add_option("--opening", o->arena.opening_plies, "Random plies before the players take over")
       ->check(CLI::Range(0, 100));
-  arena->add_option("--openings", o->openings, "Openings file: a FEN or 'moves: a1 a2 ...' per line, # comments");
-  arena->add_option("--sprt", o->sprt, "Stop when decided: elo0=A,elo1=B[,alpha=0.05,beta=0.05,model=normalized|logistic]");
-  arena->add_option("--record", o->arena.record, "Games file (JSON lines) to append to; a rerun resumes from it");
+  arena->add_option("--openings", o->openings,
+                    "Openings file: a FEN or 'moves: a1 a2 ...' per line, # comments");
+  arena->add_option(
+      "--sprt", o->sprt,
+      "Stop when decided: elo0=A,elo1=B[,alpha=0.05,beta=0.05,model=normalized|logistic]");
+  arena->add_option("--record", o->arena.record,
+                    "Games file (JSON lines) to append to; a rerun resumes from it");
   arena->add_option("--pgn", o->arena.pgn, "PGN file to append the games to (2-player variants)");
-  arena->add_option("--match", o->arena.match, "The match's name in the games file (default: 'A vs B')");
+  arena->add_option("--match", o->arena.match,
+                    "The match's name in the games file (default: 'A vs B')");
   arena->add_option("--config", o->config,
                     "Run config (TOML, every key checked as loop checks it) whose [search] table "
                     "sets search defaults");
   arena->add_option("--part", o->part,
-                    "Play only part K of N (K/N; opening groups K-1, K-1+N, ...), e.g. one task of a Slurm array; "
+                    "Play only part K of N (K/N; opening groups K-1, K-1+N, ...), e.g. one task of "
+                    "a Slurm array; "
                     "no SPRT stop (arena --merge judges)");
-  arena->add_option("--merge", o->merge,
-                    "Join the games files of a match's parts and print its report (with --games: check there are "
-                    "that many; --sprt: judge them)")
+  arena
+      ->add_option("--merge", o->merge,
+                   "Join the games files of a match's parts and print its report (with --games: "
+                   "check there are "
+                   "that many; --sprt: judge them)")
       ->expected(1, -1);
   arena->callback([o, games] {
     o->games_given = games->count() > 0;
@@ -251,16 +275,21 @@ void add_search_commands(CLI::App& app) {
   });
 
   auto balance = std::make_shared<std::pair<std::string, BalanceConfig>>();
-  CLI::App* openings = app.add_subcommand("openings", "Print balanced random openings of a variant (an openings file)");
+  CLI::App* openings = app.add_subcommand(
+      "openings", "Print balanced random openings of a variant (an openings file)");
   openings->add_option("--variant", balance->first, "Variant id")->required();
-  openings->add_option("--plies", balance->second.plies, "Random plies per opening")->check(CLI::Range(1, 100));
+  openings->add_option("--plies", balance->second.plies, "Random plies per opening")
+      ->check(CLI::Range(1, 100));
   openings->add_option("--candidates", balance->second.candidates, "Distinct openings measured")
       ->check(CLI::Range(1, 100000));
-  openings->add_option("--keep", balance->second.keep, "Openings kept (the most balanced)")->check(CLI::Range(1, 100000));
+  openings->add_option("--keep", balance->second.keep, "Openings kept (the most balanced)")
+      ->check(CLI::Range(1, 100000));
   openings->add_option("--sims", balance->second.simulations, "Playouts of the measuring search")
       ->check(CLI::Range(1, 10000000));
   openings->add_option("--evaluator", balance->second.evaluator, "rollout | heuristic | constant");
-  openings->add_option("--games", balance->second.games, "Self-play games per opening (0: the root value of one search)")
+  openings
+      ->add_option("--games", balance->second.games,
+                   "Self-play games per opening (0: the root value of one search)")
       ->check(CLI::Range(0, 10000));
   openings->add_option("--seed", balance->second.seed, "Random seed");
   auto quiet = std::make_shared<bool>(false);
@@ -268,11 +297,13 @@ void add_search_commands(CLI::App& app) {
   openings->callback([balance, quiet] { run_openings(balance->first, balance->second, *quiet); });
 
   CLI::App* bench = app.get_subcommand("bench");
-  auto variants = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"chess", "grand"});
+  auto variants =
+      std::make_shared<std::vector<std::string>>(std::vector<std::string>{"chess", "grand"});
   auto seconds = std::make_shared<double>(2.0);
   auto sims = std::make_shared<int>(800);
   auto batch = std::make_shared<int>(8);
-  CLI::App* mcts = bench->add_subcommand("mcts", "Search simulations/s (constant and rollout evaluators, 1-2 threads)");
+  CLI::App* mcts = bench->add_subcommand(
+      "mcts", "Search simulations/s (constant and rollout evaluators, 1-2 threads)");
   mcts->add_option("--variants", *variants, "Variant ids");
   mcts->add_option("--seconds", *seconds, "Seconds per row")->check(CLI::Range(0.1, 600.0));
   mcts->add_option("--sims", *sims, "Simulations per search")->check(CLI::Range(1, 10000000));

@@ -1,29 +1,32 @@
 // vzero selfplay: games into HDF5 shards.
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <unistd.h>
 
-#include "game/builtin/games.h"
 #include "cli/commands.h"
-#include "util/error.h"
-#include "search/evaluators.h"
+#include "game/builtin/games.h"
 #include "net/server.h"
+#include "search/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "training/roles.h"
 #include "training/run_config.h"
+#include "util/error.h"
 
 namespace vzero::cli {
 
-std::string selfplay_progress_line(const SelfplayStats& s, int total, const InferenceServer* server) {
+std::string selfplay_progress_line(const SelfplayStats& s, int total,
+                                   const InferenceServer* server) {
   char buf[300];
-  int n = std::snprintf(buf, sizeof buf, "games %d/%d positions %lld pos/s %.1f evals/s %.0f", s.games, total,
-                        static_cast<long long>(s.positions), s.positions_per_s(),
+  int n = std::snprintf(buf, sizeof buf, "games %d/%d positions %lld pos/s %.1f evals/s %.0f",
+                        s.games, total, static_cast<long long>(s.positions), s.positions_per_s(),
                         s.seconds > 0 ? s.evaluations / s.seconds : 0.0);
   if (server) {
     const ServerStats st = server->stats();
     std::snprintf(buf + n, sizeof buf - n, " net evals/s %.0f mean batch %.1f cache hits %.1f%%",
-                  s.seconds > 0 ? st.evaluated / s.seconds : 0.0, st.mean_batch(), 100.0 * st.hit_rate());
+                  s.seconds > 0 ? st.evaluated / s.seconds : 0.0, st.mean_batch(),
+                  100.0 * st.hit_rate());
   }
   return buf;
 }
@@ -38,10 +41,12 @@ struct SelfplayOptions {
   bool follow = false;
 };
 
-// A worker of a shared run folder: --games games (selfplay.games without --follow), or until stopped.
+// A worker of a shared run folder: --games games (selfplay.games without --follow), or until
+// stopped.
 void run_worker_command(const SelfplayOptions& o) {
   check(o.variant.empty() && o.model.empty() && o.seed < 0,
-        "selfplay --run-dir: the run's config gives the variant, the model and the seed (no --variant, --model, --seed)");
+        "selfplay --run-dir: the run's config gives the variant, the model and the seed (no "
+        "--variant, --model, --seed)");
   const RunConfig config = role_config(o.config, o.run_dir, o.set);
   RoleOptions options;
   options.signal = install_stop_signals();
@@ -86,10 +91,11 @@ void run_selfplay_command(const SelfplayOptions& o) {
   const SelfplayStats s = run_selfplay(job);
   if (tty) std::cerr << "\n";
   std::cout << selfplay_progress_line(s, config.selfplay.games, server.get()) << "\n";
-  std::cout << "summary games " << s.games << " positions " << s.positions << " full " << s.full_positions
-            << " decisive " << s.decisive << " draws " << s.draws << " capped " << s.capped << " resigned "
-            << s.resigned << " false_resignations " << s.false_resignations << "/" << s.would_resign
-            << " seconds " << s.seconds << std::endl;
+  std::cout << "summary games " << s.games << " positions " << s.positions << " full "
+            << s.full_positions << " decisive " << s.decisive << " draws " << s.draws << " capped "
+            << s.capped << " resigned " << s.resigned << " false_resignations "
+            << s.false_resignations << "/" << s.would_resign << " seconds " << s.seconds
+            << std::endl;
 }
 
 // Self-play speed with a network, and its evaluations/s against the
@@ -107,7 +113,8 @@ void bench_selfplay(const SelfplayOptions& o) {
     std::cout << "nn batch " << batch << " evals_per_s " << int(r) << std::endl;
     if (r > best) best = r, best_batch = batch;
   }
-  const std::filesystem::path out = std::filesystem::temp_directory_path() / ("vzero-bench-selfplay-" + std::to_string(::getpid()));
+  const std::filesystem::path out = std::filesystem::temp_directory_path() /
+                                    ("vzero-bench-selfplay-" + std::to_string(::getpid()));
   std::filesystem::create_directories(out);
   SelfplayJob job;
   job.game = &game;
@@ -123,11 +130,11 @@ void bench_selfplay(const SelfplayOptions& o) {
   std::filesystem::remove_all(out);
   const ServerStats st = server.stats();
   const double net_rate = st.evaluated / s.seconds;
-  std::cout << "selfplay games " << s.games << " positions " << s.positions << " positions_per_s " << s.positions_per_s()
-            << " net_evals_per_s " << int(net_rate) << " mean_batch " << st.mean_batch() << " cache_hit_rate "
-            << st.hit_rate() << std::endl;
-  std::cout << "ratio " << net_rate / best << " (best nn " << int(best) << " evals/s at batch " << best_batch << ")"
-            << std::endl;
+  std::cout << "selfplay games " << s.games << " positions " << s.positions << " positions_per_s "
+            << s.positions_per_s() << " net_evals_per_s " << int(net_rate) << " mean_batch "
+            << st.mean_batch() << " cache_hit_rate " << st.hit_rate() << std::endl;
+  std::cout << "ratio " << net_rate / best << " (best nn " << int(best) << " evals/s at batch "
+            << best_batch << ")" << std::endl;
 }
 
 }  // namespace
@@ -146,17 +153,22 @@ void add_selfplay_command(CLI::App& app) {
       ->check(CLI::Range(int64_t(0), int64_t(1000000000)))
       ->default_str("");
   sp->add_option("--set", o->set, "Config override table.key=value (repeatable)");
-  sp->add_option("--run-dir", o->run_dir,
-                 "A worker of this shared run folder: plays with its promoted model into its shards/");
-  sp->add_flag("--follow", o->follow, "With --run-dir: keep playing (taking up each promoted model) until stopped");
+  sp->add_option(
+      "--run-dir", o->run_dir,
+      "A worker of this shared run folder: plays with its promoted model into its shards/");
+  sp->add_flag("--follow", o->follow,
+               "With --run-dir: keep playing (taking up each promoted model) until stopped");
   sp->callback([o] { run_selfplay_command(*o); });
 
   auto b = std::make_shared<SelfplayOptions>();
   CLI::App* bench = app.get_subcommand("bench")->add_subcommand(
-      "selfplay", "Self-play positions/s with a network (fresh [model] unless --model), and evals/s vs the nn ceiling");
+      "selfplay",
+      "Self-play positions/s with a network (fresh [model] unless --model), and evals/s vs the nn "
+      "ceiling");
   bench->add_option("--variant", b->variant, "Variant id (overrides the config)");
   bench->add_option("--config", b->config, "Run config (TOML)");
-  bench->add_option("--model", b->model, "Checkpoint (default: a fresh model of the config's [model])");
+  bench->add_option("--model", b->model,
+                    "Checkpoint (default: a fresh model of the config's [model])");
   bench->add_option("--games", b->games, "Games to play (default: the config's selfplay.games)")
       ->check(CLI::Range(1, 100000000))
       ->default_str("");

@@ -2,8 +2,8 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "util/error.h"
 #include "net/server.h"
+#include "util/error.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "util/error.h"
 #include "search/evaluators.h"
+#include "util/error.h"
 
 namespace vzero {
 

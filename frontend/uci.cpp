@@ -11,7 +11,9 @@
 
 namespace vzero {
 
-std::vector<std::string> uci_words(const std::string& line) { return fen_fields(line); }  // the same split
+std::vector<std::string> uci_words(const std::string& line) {
+  return fen_fields(line);
+}  // the same split
 
 std::string ascii_lower(std::string s) {
   for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));

@@ -53,13 +53,13 @@ class UciEngine {
   void set_option(const std::vector<std::string>& words);    // throws Error on bad input
   void set_position(const std::vector<std::string>& words);  // throws Error on a bad FEN
   void go(const std::vector<std::string>& words);            // starts a SearchJob
-  void stop_search();      // stops a search and waits for its bestmove
-  void ponderhit();        // a pondering search goes on as a normal one
+  void stop_search();  // stops a search and waits for its bestmove
+  void ponderhit();    // a pondering search goes on as a normal one
   // The searches of the next go, one per thread, at position_: the last
   // go's when position_ extends the position they searched (tree reuse),
   // else new ones.
   std::vector<std::shared_ptr<Search>> searches_at_position();
-  void reset_engine();  // after an option the engine depends on changed (drops the trees)
+  void reset_engine();     // after an option the engine depends on changed (drops the trees)
   const Engine& engine();  // resolves the model (on isready or go) after an option changed
   const Game& game() const;
 

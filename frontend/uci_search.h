@@ -77,15 +77,15 @@ class SearchJob {
   std::atomic<bool> halt_{false};     // workers stop at their next batch
   std::atomic<int64_t> reserved_{0};  // playouts handed out (node limit)
   std::atomic<int64_t> nodes_{0};     // playouts done
-  std::atomic<int64_t> cap_{0};       // playouts to hand out in all (node limit; ponderhit moves it)
+  std::atomic<int64_t> cap_{0};  // playouts to hand out in all (node limit; ponderhit moves it)
   std::atomic<bool> done_{false};
 
   std::mutex mutex_;  // guards what follows
   std::condition_variable wake_;
   bool stop_requested_ = false;
-  bool pondering_ = false;  // go ponder until ponderhit
+  bool pondering_ = false;                             // go ponder until ponderhit
   std::chrono::steady_clock::time_point limits_from_;  // the time limit counts from here
-  bool sent_ = false;  // bestmove is out
+  bool sent_ = false;                                  // bestmove is out
   int workers_left_ = 0;
   std::vector<RootStats> snapshots_;  // per worker, the latest root statistics
 

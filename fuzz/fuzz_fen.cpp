@@ -5,8 +5,8 @@
 // accepted must keep the invariants of fuzz_util.h. The seeds (one per
 // variant and a few positions of random games) name variants by index, so a
 // new variant shifts the ones after it: the seeds stay valid inputs.
-#include "game/builtin/games.h"
 #include "fuzz/fuzz_util.h"
+#include "game/builtin/games.h"
 
 using namespace vzero;
 

@@ -43,7 +43,8 @@ std::string capped_spec(const std::string& spec) {
   bool first = true, evaluator = false;
   while (std::getline(items, item, ',')) {
     const size_t eq = item.find('=');
-    const std::string key = item.substr(0, eq), v = eq == std::string::npos ? "" : item.substr(eq + 1);
+    const std::string key = item.substr(0, eq),
+                      v = eq == std::string::npos ? "" : item.substr(eq + 1);
     if (eq != std::string::npos && (key == "sims" || key == "simulations")) {
       const bool small = !v.empty() && v.size() <= 2 &&
                          v.find_first_not_of("0123456789") == std::string::npos &&
@@ -58,7 +59,8 @@ std::string capped_spec(const std::string& spec) {
     first = false;
   }
   if (!spec.empty() && spec.back() == ',') out += ',';  // keep a trailing empty item
-  if (search && !evaluator) out += std::string(out.back() == ':' || out.back() == ',' ? "" : ",") + "evaluator=constant";
+  if (search && !evaluator)
+    out += std::string(out.back() == ':' || out.back() == ',' ? "" : ",") + "evaluator=constant";
   return out;
 }
 

@@ -5,8 +5,8 @@
 // opening (matches write openings in their records and files).
 #include <fstream>
 
-#include "game/builtin/games.h"
 #include "fuzz/fuzz_util.h"
+#include "game/builtin/games.h"
 #include "match/openings.h"
 
 using namespace vzero;

@@ -7,8 +7,8 @@
 // throw vzero::Error.
 #include <fstream>
 
-#include "game/builtin/games.h"
 #include "fuzz/fuzz_util.h"
+#include "game/builtin/games.h"
 #include "match/game_record.h"
 #include "match/pgn.h"
 #include "match/ratings.h"
@@ -36,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::fprintf(stderr, "fuzz: '%s' rejected: %s\n", line.c_str(), e.what());
       fuzz::require(false, "a written record reads back");
     }
-    if (r.players.size() != 2 || std::find(ids.begin(), ids.end(), r.variant) == ids.end()) continue;
+    if (r.players.size() != 2 || std::find(ids.begin(), ids.end(), r.variant) == ids.end())
+      continue;
     try {
       (void)to_pgn(game_by_id(r.variant), r);
     } catch (const Error&) {

@@ -135,7 +135,8 @@ const Template& valid_shard() {
     auto lock = lock_hdf5();
     H5Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     H5Id fcpl(H5Fget_create_plist(file.get()), H5Pclose);
-    hsize_t base = 0;  // HDF5's addresses count from the end of the user block (the checksum header)
+    hsize_t base =
+        0;  // HDF5's addresses count from the end of the user block (the checksum header)
     H5Pget_userblock(fcpl.get(), &base);
     Columns none;
     for_each_column(

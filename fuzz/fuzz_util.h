@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "util/error.h"
 #include "game/game.h"
+#include "util/error.h"
 
 namespace vzero::fuzz {
 

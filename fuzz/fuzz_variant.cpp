@@ -2,8 +2,8 @@
 // parse_variant accepts must make a game whose start position (if its FEN is
 // accepted) keeps the invariants of fuzz_util.h (not the strict ones), along
 // a few plies chosen by the text's hash.
-#include "game/builtin/games.h"
 #include "fuzz/fuzz_util.h"
+#include "game/builtin/games.h"
 #include "game/zobrist.h"
 
 using namespace vzero;

@@ -9,27 +9,30 @@
 
 namespace vzero {
 
-EmptyBoardReach empty_board_reach(const Variant& v, const Geometry& g, int pawn,
-                                  std::initializer_list<int> double_step_ranks, bool pawns_wait,
-                                  const std::function<void(int type, Color c, int s, Bitboard targets)>& each) {
+EmptyBoardReach empty_board_reach(
+    const Variant& v, const Geometry& g, int pawn, std::initializer_list<int> double_step_ranks,
+    bool pawns_wait, const std::function<void(int type, Color c, int s, Bitboard targets)>& each) {
   const int n = g.squares;
   EmptyBoardReach out{std::vector<Bitboard>(n, 0), std::vector<Bitboard>(n, 0)};
   for (size_t t = 0; t < v.pieces.size(); ++t)
     for (int c = 0; c < 2; ++c)
       for (int s = 0; s < n; ++s) {
-        Bitboard r = g.quiet_leaps[c][t][s] | g.capture_leaps[c][t][s] |
-                     g.slide(g.quiet_slides[c][t] | g.capture_slides[c][t] | g.hop_slides[c][t], s, 0);
+        Bitboard r =
+            g.quiet_leaps[c][t][s] | g.capture_leaps[c][t][s] |
+            g.slide(g.quiet_slides[c][t] | g.capture_slides[c][t] | g.hop_slides[c][t], s, 0);
         if (each) each(int(t), Color(c), s, r);
         if (int(t) == pawn) {
           for (int rank : double_step_ranks) {
             const int two = s + 2 * g.push[c];
-            if (rank && g.relative_rank(Color(c), s) == rank && two >= 0 && two < n) r |= square_bb(two);
+            if (rank && g.relative_rank(Color(c), s) == rank && two >= 0 && two < n)
+              r |= square_bb(two);
           }
           Bitboard zone = 0;
           for (int rank = v.promotion_first_rank; rank <= g.ranks; ++rank)
             zone |= g.relative_rank_bb(Color(c), rank);
           out.promotions[s] |= r & zone;
-          if (pawns_wait && (zone & square_bb(s)) && g.relative_rank(Color(c), s) == v.promotion_first_rank)
+          if (pawns_wait && (zone & square_bb(s)) &&
+              g.relative_rank(Color(c), s) == v.promotion_first_rank)
             out.promotions[s] |= square_bb(s);
         }
         out.moves[s] |= r;
@@ -74,8 +77,9 @@ ActionMap::ActionMap(const Variant& v) : squares_(v.squares()) {
     const int king = v.royal_type();
     for (int s = 0; s < n; ++s) {
       drop_index_[king * n + s] = int(text_.size());
-      text_.push_back(std::string(1, char(std::toupper(static_cast<unsigned char>(v.pieces[king].letter)))) +
-                      "@" + name(s));
+      text_.push_back(
+          std::string(1, char(std::toupper(static_cast<unsigned char>(v.pieces[king].letter)))) +
+          "@" + name(s));
     }
   }
 }

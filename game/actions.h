@@ -37,9 +37,10 @@ struct EmptyBoardReach {
 // (0: none) and, with pawns_wait, staying on its first promotion rank.
 // each(type, colour, square, targets), when given, sees every piece's targets
 // before the double steps are added.
-EmptyBoardReach empty_board_reach(const Variant& v, const Geometry& g, int pawn,
-                                  std::initializer_list<int> double_step_ranks, bool pawns_wait,
-                                  const std::function<void(int type, Color c, int s, Bitboard targets)>& each = {});
+EmptyBoardReach empty_board_reach(
+    const Variant& v, const Geometry& g, int pawn, std::initializer_list<int> double_step_ranks,
+    bool pawns_wait,
+    const std::function<void(int type, Color c, int s, Bitboard targets)>& each = {});
 
 // The action space of a chess-like variant, numbered as the top of this file says.
 class ActionMap : public ActionTexts {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "util/error.h"
 #include "game/variant.h"
+#include "util/error.h"
 
 namespace vzero {
 namespace {
@@ -27,16 +27,35 @@ std::vector<Step> images(int a, int b) {
 
 bool atom_leap(char atom, int& a, int& b) {
   switch (atom) {
-    case 'W': a = 1, b = 0; return true;
-    case 'F': a = 1, b = 1; return true;
-    case 'D': a = 2, b = 0; return true;
-    case 'N': a = 2, b = 1; return true;
-    case 'A': a = 2, b = 2; return true;
-    case 'H': a = 3, b = 0; return true;
-    case 'C': a = 3, b = 1; return true;
-    case 'Z': a = 3, b = 2; return true;
-    case 'G': a = 3, b = 3; return true;
-    default: return false;
+    case 'W':
+      a = 1, b = 0;
+      return true;
+    case 'F':
+      a = 1, b = 1;
+      return true;
+    case 'D':
+      a = 2, b = 0;
+      return true;
+    case 'N':
+      a = 2, b = 1;
+      return true;
+    case 'A':
+      a = 2, b = 2;
+      return true;
+    case 'H':
+      a = 3, b = 0;
+      return true;
+    case 'C':
+      a = 3, b = 1;
+      return true;
+    case 'Z':
+      a = 3, b = 2;
+      return true;
+    case 'G':
+      a = 3, b = 3;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -50,13 +69,20 @@ int direction_of(Step s) {
 bool single_matches(char c, Step s) {
   const int ax = std::abs(s.dx), ay = std::abs(s.dy);
   switch (c) {
-    case 'f': return s.dy > 0;
-    case 'b': return s.dy < 0;
-    case 'l': return s.dx < 0;
-    case 'r': return s.dx > 0;
-    case 'v': return s.dx == 0 || ay > ax;
-    case 's': return s.dy == 0 || ax > ay;
-    default: return false;
+    case 'f':
+      return s.dy > 0;
+    case 'b':
+      return s.dy < 0;
+    case 'l':
+      return s.dx < 0;
+    case 'r':
+      return s.dx > 0;
+    case 'v':
+      return s.dx == 0 || ay > ax;
+    case 's':
+      return s.dy == 0 || ax > ay;
+    default:
+      return false;
   }
 }
 
@@ -89,9 +115,12 @@ PieceMoves parse_betza(const std::string& betza) {
     std::vector<std::string> conditions;
     while (i < betza.size() && std::islower(static_cast<unsigned char>(betza[i]))) {
       const char c = betza[i++];
-      if (c == 'm') quiet = true;
-      else if (c == 'c') capture = true;
-      else if (c == 'p') hop = true;
+      if (c == 'm')
+        quiet = true;
+      else if (c == 'c')
+        capture = true;
+      else if (c == 'p')
+        hop = true;
       else if (c == 'f' || c == 'b') {
         std::string cond(1, c);
         if (i < betza.size() &&
@@ -110,10 +139,18 @@ PieceMoves parse_betza(const std::string& betza) {
     // Expand compound atoms into (leap atom, rides) pairs.
     std::vector<std::pair<char, bool>> parts;
     switch (atom) {
-      case 'K': parts = {{'W', false}, {'F', false}}; break;
-      case 'R': parts = {{'W', true}}; break;
-      case 'B': parts = {{'F', true}}; break;
-      case 'Q': parts = {{'W', true}, {'F', true}}; break;
+      case 'K':
+        parts = {{'W', false}, {'F', false}};
+        break;
+      case 'R':
+        parts = {{'W', true}};
+        break;
+      case 'B':
+        parts = {{'F', true}};
+        break;
+      case 'Q':
+        parts = {{'W', true}, {'F', true}};
+        break;
       default: {
         int a, b;
         if (!atom_leap(atom, a, b)) fail(std::string("unknown atom '") + atom + "'");

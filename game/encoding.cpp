@@ -12,8 +12,9 @@ namespace vzero {
 
 uint64_t encoding_hash(const Game& game) {
   const EncodingSpec& e = game.encoding();
-  std::string text = "v" + std::to_string(EncodingSpec::kVersion) + " " + std::to_string(e.planes) + " " +
-                     std::to_string(e.scalars) + " " + std::to_string(e.height) + "x" + std::to_string(e.width);
+  std::string text = "v" + std::to_string(EncodingSpec::kVersion) + " " + std::to_string(e.planes) +
+                     " " + std::to_string(e.scalars) + " " + std::to_string(e.height) + "x" +
+                     std::to_string(e.width);
   for (const std::string& n : e.plane_names) text += "|" + n;
   for (const std::string& n : e.scalar_names) text += "|" + n;
   text += "|actions " + std::to_string(game.num_actions());
@@ -21,10 +22,12 @@ uint64_t encoding_hash(const Game& game) {
   return fnv1a(text);
 }
 
-void expand_input(const EncodingSpec& spec, const uint8_t* planes, const float* scalars, float* out) {
+void expand_input(const EncodingSpec& spec, const uint8_t* planes, const float* scalars,
+                  float* out) {
   const int area = spec.plane_size();
   for (int i = 0; i < spec.planes * area; ++i) out[i] = float(planes[i]);
-  for (int s = 0; s < spec.scalars; ++s) std::fill_n(out + (spec.planes + s) * area, area, scalars[s]);
+  for (int s = 0; s < spec.scalars; ++s)
+    std::fill_n(out + (spec.planes + s) * area, area, scalars[s]);
 }
 
 void add_castling_scalars(EncodingSpec& e) {

@@ -40,6 +40,7 @@ int write_clock_scalars(int repetitions, int rule50, int plies, int max_plies, f
 uint64_t encoding_hash(const Game& game);
 
 // Expands planes and scalars into the network input: channels() x H x W floats.
-void expand_input(const EncodingSpec& spec, const uint8_t* planes, const float* scalars, float* out);
+void expand_input(const EncodingSpec& spec, const uint8_t* planes, const float* scalars,
+                  float* out);
 
 }  // namespace vzero

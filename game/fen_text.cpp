@@ -42,7 +42,8 @@ int parse_square(const Geometry& g, const std::string& text) {
 }
 
 void read_board_field(const std::string& board, const Variant& v, const Geometry& g,
-                      const std::function<void(char letter, int type, int square)>& put, const FenFail& fail) {
+                      const std::function<void(char letter, int type, int square)>& put,
+                      const FenFail& fail) {
   std::vector<std::string> rows(1);
   for (char c : board) {
     if (c == '/')
@@ -93,12 +94,14 @@ void check_king_counts(const int kings[2], Color to_move, bool check_rule, const
   for (int c = 0; c < 2; ++c) {
     const char* name = c == kWhite ? "White" : "Black";
     if (kings[c] > 1) fail(std::string(name) + " has more than one king");
-    if (kings[c] == 0 && (check_rule || Color(c) != to_move)) fail(std::string(name) + " has no king");
+    if (kings[c] == 0 && (check_rule || Color(c) != to_move))
+      fail(std::string(name) + " has no king");
   }
 }
 
-uint8_t read_castling_field(const std::vector<std::string>& f, bool has_castling, bool squares_known,
-                            const std::function<bool(int right)>& in_place, const FenFail& fail) {
+uint8_t read_castling_field(const std::vector<std::string>& f, bool has_castling,
+                            bool squares_known, const std::function<bool(int right)>& in_place,
+                            const FenFail& fail) {
   const std::string castling = f.size() > 2 ? f[2] : "-";
   uint8_t rights = 0;
   if (castling == "-") return rights;
@@ -109,7 +112,8 @@ uint8_t read_castling_field(const std::vector<std::string>& f, bool has_castling
     if (!squares_known) continue;
     const int right = int(idx);
     if (rights & (1 << right)) fail("castling letter repeated");
-    if (!in_place(right)) fail(std::string("castling right '") + c + "' without king and rook on their squares");
+    if (!in_place(right))
+      fail(std::string("castling right '") + c + "' without king and rook on their squares");
     rights |= uint8_t(1 << right);
   }
   return rights;
@@ -124,8 +128,9 @@ int read_en_passant_field(const std::vector<std::string>& f, const Variant& v, c
   if (pawn < 0 || !v.en_passant) fail("this variant has no en passant");
   const Color them = opponent(to_move);
   const int pawn_sq = s + g.push[them], origin = s - g.push[them];
-  if (pawn_sq < 0 || pawn_sq >= g.squares || origin < 0 || origin >= g.squares || board[s] != kNoPiece ||
-      board[origin] != kNoPiece || board[pawn_sq] != make_piece(them, pawn) ||
+  if (pawn_sq < 0 || pawn_sq >= g.squares || origin < 0 || origin >= g.squares ||
+      board[s] != kNoPiece || board[origin] != kNoPiece ||
+      board[pawn_sq] != make_piece(them, pawn) ||
       g.relative_rank(them, origin) != v.double_step_rank)
     fail("en-passant square '" + ep + "' does not follow a double step");
   return s;
@@ -163,7 +168,8 @@ std::string write_board_field(const Variant& v, const Geometry& g, const Piece* 
   return out;
 }
 
-std::string write_fen_fields(const Geometry& g, Color to_move, uint8_t castling, int ep, int rule50, int game_ply) {
+std::string write_fen_fields(const Geometry& g, Color to_move, uint8_t castling, int ep, int rule50,
+                             int game_ply) {
   std::string out = to_move == kWhite ? " w " : " b ";
   std::string rights;
   for (int r = 0; r < 4; ++r)

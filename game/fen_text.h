@@ -27,7 +27,8 @@ int parse_square(const Geometry& g, const std::string& text);
 // squares, "+x" for the promoted form of x); calls put(letter, type, square)
 // for every piece; fails on bad text.
 void read_board_field(const std::string& board, const Variant& v, const Geometry& g,
-                      const std::function<void(char letter, int type, int square)>& put, const FenFail& fail);
+                      const std::function<void(char letter, int type, int square)>& put,
+                      const FenFail& fail);
 
 // The side to move of field 2 ('w' or 'b'); fails when missing or bad.
 Color read_side_to_move(const std::vector<std::string>& f, const FenFail& fail);
@@ -38,8 +39,9 @@ void check_king_counts(const int kings[2], Color to_move, bool check_rule, const
 // ("-" when absent). Every letter must be one of "KQkq"; with squares_known
 // false (reading the start position that finds the castling squares) no right
 // is set, else a right needs in_place(right): its king and rook on their squares.
-uint8_t read_castling_field(const std::vector<std::string>& f, bool has_castling, bool squares_known,
-                            const std::function<bool(int right)>& in_place, const FenFail& fail);
+uint8_t read_castling_field(const std::vector<std::string>& f, bool has_castling,
+                            bool squares_known, const std::function<bool(int right)>& in_place,
+                            const FenFail& fail);
 // The en-passant square of field 4, -1 for "-" or none; fails unless it lies
 // just behind a pawn of the side not to move that has double-stepped from
 // its double-step rank onto an empty path.
@@ -56,7 +58,9 @@ FenClocks read_clocks(const std::vector<std::string>& f, bool black_to_move, con
 // The board field of a board (ranks from the top; White and the shared piece
 // upper case, "+" before a promoted type).
 std::string write_board_field(const Variant& v, const Geometry& g, const Piece* board);
-// The fields after the board: " w KQkq e3 0 1" (side, rights bits, en-passant square or -1, clocks).
-std::string write_fen_fields(const Geometry& g, Color to_move, uint8_t castling, int ep, int rule50, int game_ply);
+// The fields after the board: " w KQkq e3 0 1" (side, rights bits, en-passant square or -1,
+// clocks).
+std::string write_fen_fields(const Geometry& g, Color to_move, uint8_t castling, int ep, int rule50,
+                             int game_ply);
 
 }  // namespace vzero

@@ -48,7 +48,8 @@ class GameState {
   virtual bool is_terminal() const = 0;
   // Per seat: +1 win, -1 loss, 0 draw (3-4 players: spread by rank); zeros while playing.
   virtual std::vector<double> returns() const = 0;
-  // Why the game ended ("checkmate", "stalemate", "repetition", "fifty-move", "cap", ...); "" while playing.
+  // Why the game ended ("checkmate", "stalemate", "repetition", "fifty-move", "cap", ...); "" while
+  // playing.
   virtual std::string end_reason() const = 0;
   // Tells apart everything that makes positions differ (rights, phase, hands, ...).
   virtual uint64_t hash() const = 0;
@@ -59,7 +60,8 @@ class GameState {
   virtual std::unique_ptr<GameState> clone() const = 0;
   // Plies played since this state was created.
   virtual int plies() const = 0;
-  // Leaves of the legal action tree of this depth (a terminal position before the last ply counts 0).
+  // Leaves of the legal action tree of this depth (a terminal position before the last ply counts
+  // 0).
   virtual uint64_t perft(int depth) = 0;
   // A diagram for people: board, hands, turn.
   virtual std::string to_text() const = 0;

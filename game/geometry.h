@@ -19,7 +19,7 @@ class Geometry {
   static const Geometry& of(const Variant& v);
 
   int files, ranks, squares;
-  Bitboard board = 0;                         // every square of the board
+  Bitboard board = 0;                          // every square of the board
   Bitboard ray[kDirectionCount][kMaxSquares];  // from s in direction d, s excluded
   Bitboard quiet_leaps[2][kMaxPieceTypes][kMaxSquares];
   Bitboard capture_leaps[2][kMaxPieceTypes][kMaxSquares];
@@ -27,16 +27,20 @@ class Geometry {
   Bitboard capture_leaps_to[2][kMaxPieceTypes][kMaxSquares];
   uint8_t quiet_slides[2][kMaxPieceTypes], capture_slides[2][kMaxPieceTypes];
   uint8_t hop_slides[2][kMaxPieceTypes];
-  Bitboard rank_bb[kMaxSquares / 8];  // absolute rank r
+  Bitboard rank_bb[kMaxSquares / 8];          // absolute rank r
   std::vector<Bitboard> between_bb, line_bb;  // squares*squares; empty if not aligned
-  int push[2];                               // square offset of one step forward
+  int push[2];                                // square offset of one step forward
 
   int file_of(int s) const { return s % files; }
   int rank_of(int s) const { return s / files; }
   int square(int file, int rank) const { return rank * files + file; }
   // Rank counted from colour c's side, 1-based.
-  int relative_rank(Color c, int s) const { return c == kWhite ? rank_of(s) + 1 : ranks - rank_of(s); }
-  Bitboard relative_rank_bb(Color c, int r) const { return rank_bb[c == kWhite ? r - 1 : ranks - r]; }
+  int relative_rank(Color c, int s) const {
+    return c == kWhite ? rank_of(s) + 1 : ranks - rank_of(s);
+  }
+  Bitboard relative_rank_bb(Color c, int r) const {
+    return rank_bb[c == kWhite ? r - 1 : ranks - r];
+  }
   Bitboard between(int a, int b) const { return between_bb[a * squares + b]; }
   Bitboard line(int a, int b) const { return line_bb[a * squares + b]; }
 
@@ -53,12 +57,12 @@ class Geometry {
     return r;
   }
   Bitboard rook_attacks(int s, Bitboard occupied) const {
-    return slide_one(kN, s, occupied) | slide_one(kE, s, occupied) |
-           slide_one(kS, s, occupied) | slide_one(kW, s, occupied);
+    return slide_one(kN, s, occupied) | slide_one(kE, s, occupied) | slide_one(kS, s, occupied) |
+           slide_one(kW, s, occupied);
   }
   Bitboard bishop_attacks(int s, Bitboard occupied) const {
-    return slide_one(kNE, s, occupied) | slide_one(kSE, s, occupied) |
-           slide_one(kSW, s, occupied) | slide_one(kNW, s, occupied);
+    return slide_one(kNE, s, occupied) | slide_one(kSE, s, occupied) | slide_one(kSW, s, occupied) |
+           slide_one(kNW, s, occupied);
   }
   // Cannon hops: over exactly one screen in each direction, then a slide
   // (the first piece beyond the screen included).
@@ -73,8 +77,8 @@ class Geometry {
     return a;
   }
 
-  static constexpr bool kPositive[kDirectionCount] = {true, true, true, false,
-                                                       false, false, false, true};
+  static constexpr bool kPositive[kDirectionCount] = {true,  true,  true,  false,
+                                                      false, false, false, true};
 };
 
 }  // namespace vzero

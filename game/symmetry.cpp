@@ -5,14 +5,15 @@
 #include <cctype>
 #include <unordered_map>
 
-#include "util/error.h"
 #include "game/game.h"
+#include "util/error.h"
 
 namespace vzero {
 
 const std::vector<std::string>& symmetry_names() {
-  static const std::vector<std::string> names = {"mirror-files", "mirror-ranks",   "rotate-180", "transpose",
-                                                 "anti-transpose", "rotate-90", "rotate-270"};
+  static const std::vector<std::string> names = {"mirror-files", "mirror-ranks",   "rotate-180",
+                                                 "transpose",    "anti-transpose", "rotate-90",
+                                                 "rotate-270"};
   return names;
 }
 
@@ -30,20 +31,29 @@ void check_symmetry_name(const std::string& name, int files, int ranks) {
 
 void map_square(const std::string& name, int files, int ranks, int& file, int& rank) {
   const int f = file, r = rank;
-  if (name == "mirror-files") file = files - 1 - f;
-  else if (name == "mirror-ranks") rank = ranks - 1 - r;
-  else if (name == "rotate-180") file = files - 1 - f, rank = ranks - 1 - r;
-  else if (name == "transpose") file = r, rank = f;
-  else if (name == "anti-transpose") file = ranks - 1 - r, rank = files - 1 - f;
-  else if (name == "rotate-90") file = r, rank = files - 1 - f;  // clockwise: a1 -> a8
-  else if (name == "rotate-270") file = ranks - 1 - r, rank = f;
-  else throw Error("unknown symmetry '" + name + "'");
+  if (name == "mirror-files")
+    file = files - 1 - f;
+  else if (name == "mirror-ranks")
+    rank = ranks - 1 - r;
+  else if (name == "rotate-180")
+    file = files - 1 - f, rank = ranks - 1 - r;
+  else if (name == "transpose")
+    file = r, rank = f;
+  else if (name == "anti-transpose")
+    file = ranks - 1 - r, rank = files - 1 - f;
+  else if (name == "rotate-90")
+    file = r, rank = files - 1 - f;  // clockwise: a1 -> a8
+  else if (name == "rotate-270")
+    file = ranks - 1 - r, rank = f;
+  else
+    throw Error("unknown symmetry '" + name + "'");
 }
 
 namespace {
 
 // The text of an action with every square name (file letter, rank number) mapped.
-std::string map_action_text(const std::string& text, const std::string& name, int files, int ranks) {
+std::string map_action_text(const std::string& text, const std::string& name, int files,
+                            int ranks) {
   std::string out;
   size_t i = 0;
   while (i < text.size()) {
@@ -67,9 +77,12 @@ std::string map_action_text(const std::string& text, const std::string& name, in
 
 }  // namespace
 
-std::vector<BoardSymmetry> board_symmetries(const Game& game) { return board_symmetries(game, game.variant().symmetries); }
+std::vector<BoardSymmetry> board_symmetries(const Game& game) {
+  return board_symmetries(game, game.variant().symmetries);
+}
 
-std::vector<BoardSymmetry> board_symmetries(const Game& game, const std::vector<std::string>& names) {
+std::vector<BoardSymmetry> board_symmetries(const Game& game,
+                                            const std::vector<std::string>& names) {
   const Variant& v = game.variant();
   std::vector<BoardSymmetry> out;
   if (names.empty()) return out;
@@ -91,8 +104,8 @@ std::vector<BoardSymmetry> board_symmetries(const Game& game, const std::vector<
       const std::string image = map_action_text(game.action_text(a), name, v.files, v.ranks);
       const auto it = by_text.find(image);
       if (it == by_text.end())
-        throw Error(v.id + ": symmetry '" + name + "' maps action " + game.action_text(a) + " to " + image +
-                    ", which is not an action");
+        throw Error(v.id + ": symmetry '" + name + "' maps action " + game.action_text(a) + " to " +
+                    image + ", which is not an action");
       s.action[size_t(a)] = it->second;
     }
     out.push_back(std::move(s));

@@ -31,7 +31,8 @@ void map_square(const std::string& name, int files, int ranks, int& file, int& r
 // when an action's image is not an action of the game.
 std::vector<BoardSymmetry> board_symmetries(const Game& game);
 // The same for the given names (each checked against the board first).
-std::vector<BoardSymmetry> board_symmetries(const Game& game, const std::vector<std::string>& names);
+std::vector<BoardSymmetry> board_symmetries(const Game& game,
+                                            const std::vector<std::string>& names);
 // Writes the planes of an encoding seen through s: plane c's square q moves to
 // s.square[q] (scalars stay as they are).
 void map_planes(const BoardSymmetry& s, const EncodingSpec& spec, const uint8_t* in, uint8_t* out);

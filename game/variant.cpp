@@ -1,13 +1,14 @@
 // Reading variants from TOML and the registry of built-in variants.
 #include "game/variant.h"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
-#include <toml++/toml.h>
 
-#include "util/error.h"
 #include "game/symmetry.h"
+#include "util/error.h"
 #include "util/toml_reader.h"
 
 namespace vzero {
@@ -121,8 +122,8 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
   v.players = in.get_range("players", 2, 2, 4);
   v.start_fen = in.get<std::string>("start", "");
   v.hook = in.get<std::string>("hook", "chess");
-  static const std::set<std::string> hooks = {"chess", "ascending", "007", "007-detente",
-                                              "attrition", "fairy"};
+  static const std::set<std::string> hooks = {"chess",       "ascending", "007",
+                                              "007-detente", "attrition", "fairy"};
   if (!hooks.count(v.hook)) throw Error(origin + ": unknown hook '" + v.hook + "'");
   v.check_rule = in.get<bool>("check_rule", true);
   v.insufficient_material = in.get<bool>("insufficient_material", false);
@@ -205,7 +206,8 @@ Variant parse_variant(const std::string& toml_text, const std::string& origin) {
       } catch (const Error& e) {
         throw Error(origin + ": " + e.what());
       }
-      if (std::count(v.symmetries.begin(), v.symmetries.end(), name)) throw Error(origin + ": symmetry '" + name + "' repeated");
+      if (std::count(v.symmetries.begin(), v.symmetries.end(), name))
+        throw Error(origin + ": symmetry '" + name + "' repeated");
       v.symmetries.push_back(name);
     }
   }

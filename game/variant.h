@@ -44,10 +44,10 @@ struct PieceType {
   bool royal = false;  // the king: check, mate and succession look at it
   bool pawn = false;   // double step, en passant and promotion apply
   // Hook "fairy" (world, parachute):
-  bool joker = false;     // moves as the opponent's last used type (no moves of its own)
-  bool shared = false;    // one piece of no colour that either player may move
-  bool immune = false;    // can never be captured
-  bool imitable = true;   // a joker may take its moves (after the opponent used it)
+  bool joker = false;    // moves as the opponent's last used type (no moves of its own)
+  bool shared = false;   // one piece of no colour that either player may move
+  bool immune = false;   // can never be captured
+  bool imitable = true;  // a joker may take its moves (after the opponent used it)
   bool to_hand =
       false;  // when captured, goes to the capturer's hand (changing sides; promoted: demoted)
   PieceMoves moves;
@@ -67,18 +67,18 @@ struct Variant {
   // (hands, drops, a captured pool, jokers, shared pieces: fairy_game.h).
   std::string hook = "chess";
   // Chivalrous Attrition options (rules/attrition.md), from the [attrition] table.
-  int knights = 1;                // 1 or 2 per player (2 only with 2 players)
-  std::string ending = "both";    // with 2 knights: "both" (variant 1) or "one" (variant 2)
-  bool check_rule = true;             // a move may not leave one's own king attacked
+  int knights = 1;                     // 1 or 2 per player (2 only with 2 players)
+  std::string ending = "both";         // with 2 knights: "both" (variant 1) or "one" (variant 2)
+  bool check_rule = true;              // a move may not leave one's own king attacked
   bool insufficient_material = false;  // K v K and K+minor v K are draws
   int max_plies = 512;                 // game-length cap (a draw, recorded as a cap)
 
   int double_step_rank = 2;  // owner-relative 1-based rank; 0 = no double step
   bool en_passant = true;
 
-  int promotion_first_rank = 8;      // owner-relative first rank of the promotion zone
-  int promotion_mandatory_rank = 8;  // owner-relative rank where promotion is compulsory
-  std::string promotion_pieces;      // letters of the types a pawn may become
+  int promotion_first_rank = 8;       // owner-relative first rank of the promotion zone
+  int promotion_mandatory_rank = 8;   // owner-relative rank where promotion is compulsory
+  std::string promotion_pieces;       // letters of the types a pawn may become
   bool promote_to_lost_only = false;  // only to a type of which fewer stand than at the start
 
   bool castling = false;
@@ -86,20 +86,21 @@ struct Variant {
   CastlingRule kingside, queenside;
 
   // Hook "fairy": hands and drops ([drops] table).
-  int drop_ranks = 0;             // owner-relative ranks 1..drop_ranks take drops
-  char start_piece = 0;           // the start hand's piece of this letter ...
-  int start_piece_ranks = 0;      // ... drops only on these first ranks while a side keeps it (WC-6a)
-  bool drop_no_check = false;     // a drop may not leave the enemy king attacked (WC-6c)
-  bool drop_resets_clock = false; // a drop resets the 50-move clock
-  bool captured_to_pool = false;  // captured promotion types join their owner's pool (WC-6d)
+  int drop_ranks = 0;          // owner-relative ranks 1..drop_ranks take drops
+  char start_piece = 0;        // the start hand's piece of this letter ...
+  int start_piece_ranks = 0;   // ... drops only on these first ranks while a side keeps it (WC-6a)
+  bool drop_no_check = false;  // a drop may not leave the enemy king attacked (WC-6c)
+  bool drop_resets_clock = false;  // a drop resets the 50-move clock
+  bool captured_to_pool = false;   // captured promotion types join their owner's pool (WC-6d)
   // Hook "fairy": promotion ([promotion] table).
   bool promote_from_pool = false;  // a pawn becomes a type from its side's captured pool (WC-9)
   bool pawns_wait = false;         // without a pool piece the pawn waits, immune (WC-10)
   // Hook "fairy": the joker ([joker] table).
-  bool joker_chain = false;       // after a joker move, the enemy joker takes that joker's power (WC-7a)
-  int joker_max_streak = 0;       // joker moves in a row after which none may follow; 0: no limit
-  int joker_pawn_double_step_rank = 0;  // owner-relative rank of a pawn-imitating joker's double step
-  bool king_capture = false;      // PC-10: capturing the king wins; mate only at the start of a turn
+  bool joker_chain = false;  // after a joker move, the enemy joker takes that joker's power (WC-7a)
+  int joker_max_streak = 0;  // joker moves in a row after which none may follow; 0: no limit
+  int joker_pawn_double_step_rank =
+      0;                      // owner-relative rank of a pawn-imitating joker's double step
+  bool king_capture = false;  // PC-10: capturing the king wins; mate only at the start of a turn
   // Hook "fairy", the shogi family (rules/shogi.md). Promotion to a type's
   // promoted form (`+`) is open to a move that starts or ends in the
   // promotion zone ([promotion] first_rank and beyond), at the player's choice.

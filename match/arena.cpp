@@ -14,10 +14,10 @@
 #include <set>
 #include <thread>
 
-#include "util/error.h"
 #include "game/zobrist.h"
 #include "match/game_record.h"
 #include "match/pgn.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -80,17 +80,20 @@ struct GamePlan {
   }
   // Whether game i is in the share this process plays: its opening group's turn, round robin.
   bool mine(int index) const { return (index / seats()) % config.parts == config.part; }
-  // Throws Error unless record r fits this match: variant, seats, names, seed, and the opening when asked.
+  // Throws Error unless record r fits this match: variant, seats, names, seed, and the opening when
+  // asked.
   void check_record(const MatchRecord& r, bool with_opening, const std::string& where) const {
-    const bool same = r.variant == game.id() && r.roles == roles(r.index) && r.players == players(r.index) &&
-                      r.seed == config.seed && (!with_opening || r.opening == opening(r.index));
+    const bool same = r.variant == game.id() && r.roles == roles(r.index) &&
+                      r.players == players(r.index) && r.seed == config.seed &&
+                      (!with_opening || r.opening == opening(r.index));
     check(same, where + ": game " + std::to_string(r.index) + " of match '" + match +
                     "' was played with other settings (variant, players, opening or seed); "
                     "use another games file or match name");
   }
 };
 
-// The SPRT of a 2-player match over complete pairs in index order, judged as far as the outcomes go.
+// The SPRT of a 2-player match over complete pairs in index order, judged as far as the outcomes
+// go.
 class OrderedSprt {
  public:
   OrderedSprt(const std::optional<SprtConfig>& sprt, int games) : sprt_(sprt), games_(games) {}
@@ -211,8 +214,9 @@ ArenaResult summarize(const std::vector<Outcome>& games, int seats) {
 // The result over the games among the first `counted` that are present (all, or a share's),
 // with the SPRT's state and the records; read_back: the indices resumed from a games file.
 ArenaResult result_of(const GamePlan& plan, const std::vector<std::optional<Outcome>>& outcomes,
-                      std::vector<std::optional<MatchRecord>>& records, const std::set<int>& read_back,
-                      const std::optional<SprtConfig>& sprt, const OrderedSprt& judge) {
+                      std::vector<std::optional<MatchRecord>>& records,
+                      const std::set<int>& read_back, const std::optional<SprtConfig>& sprt,
+                      const OrderedSprt& judge) {
   const int counted = judge.counted();
   std::vector<Outcome> games;
   for (int i = 0; i < counted; ++i)
@@ -273,7 +277,8 @@ std::vector<std::string> ArenaResult::report() const {
 ArenaResult play_arena(const Game& game, const ArenaConfig& config, const PlayerFactory& make) {
   check(config.games >= 1, "arena: games must be at least 1");
   check(config.threads >= 1 && config.threads <= 256, "arena: threads must be in [1, 256]");
-  check(config.parts >= 1 && config.part >= 0 && config.part < config.parts, "arena: part must be in [0, parts)");
+  check(config.parts >= 1 && config.part >= 0 && config.part < config.parts,
+        "arena: part must be in [0, parts)");
   const int n = game.num_players();
   check(!config.sprt || n == 2, "arena: an SPRT needs a 2-player variant");
   check(config.pgn.empty() || n == 2, "arena: PGN needs a 2-player variant");
@@ -289,7 +294,8 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
   }
   std::map<int, MatchRecord> done = recorded_games(plan);
   std::unique_ptr<AppendFile> record, pgn;
-  if (!config.record.empty() && config.write_files) record = std::make_unique<AppendFile>(config.record);
+  if (!config.record.empty() && config.write_files)
+    record = std::make_unique<AppendFile>(config.record);
   if (!config.pgn.empty() && config.write_files) pgn = std::make_unique<AppendFile>(config.pgn);
 
   // A share is judged only when joined with the others.
@@ -318,7 +324,8 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
       int k = 0;
       for (const auto& o : outcomes)
         if (o) sum += o->score, ++k;
-      std::fprintf(stderr, "%sgames %d/%d score %.3f", tty ? "\r" : "", finished, share_games, sum / k);
+      std::fprintf(stderr, "%sgames %d/%d score %.3f", tty ? "\r" : "", finished, share_games,
+                   sum / k);
       if (sprt) std::fprintf(stderr, " llr %.2f", judge.llr);
       if (!tty || finished == share_games) std::fprintf(stderr, "\n");
       std::fflush(stderr);
@@ -351,8 +358,8 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
   return result_of(plan, outcomes, records, read_back, sprt, judge);
 }
 
-ArenaResult join_arena(const Game& game, const ArenaConfig& config, const std::vector<MatchRecord>& all,
-                       const std::set<int>& read_back) {
+ArenaResult join_arena(const Game& game, const ArenaConfig& config,
+                       const std::vector<MatchRecord>& all, const std::set<int>& read_back) {
   check(config.games >= 1, "arena: games must be at least 1");
   check(!config.sprt || game.num_players() == 2, "arena: an SPRT needs a 2-player variant");
   ArenaConfig whole = config;
@@ -364,14 +371,17 @@ ArenaResult join_arena(const Game& game, const ArenaConfig& config, const std::v
     if (r.match != plan.match || r.index < 0 || r.index >= config.games) continue;
     plan.check_record(r, false, "joining the records");
     std::optional<MatchRecord>& slot = records[r.index];
-    check(!slot || (slot->opening == r.opening && slot->moves == r.moves && slot->result == r.result),
-          "joining the records: two different games " + std::to_string(r.index) + " of match '" + plan.match + "'");
+    check(
+        !slot || (slot->opening == r.opening && slot->moves == r.moves && slot->result == r.result),
+        "joining the records: two different games " + std::to_string(r.index) + " of match '" +
+            plan.match + "'");
     if (!slot) slot = r, outcomes[r.index] = outcome_of(r);
   }
   OrderedSprt judge(config.sprt, config.games);
   judge.advance(outcomes);
   for (int i = 0; i < judge.counted(); ++i)
-    check(records[i].has_value(), "joining the records: game " + std::to_string(i) + " of match '" + plan.match +
+    check(records[i].has_value(), "joining the records: game " + std::to_string(i) + " of match '" +
+                                      plan.match +
                                       "' is missing (is a share's games file left out?)");
   return result_of(plan, outcomes, records, read_back, config.sprt, judge);
 }

@@ -42,8 +42,10 @@ struct ArenaConfig {
   std::string pgn;                 // PGN file to append to ("" none; 2 players)
   std::array<std::string, 2> names{"A", "B"};  // the players' names in records
   std::string match;  // the match's name in the games file ("" : "<A> vs <B>")
-  int part = 0, parts = 1;  // play only share `part` (0-based) of `parts`; with parts > 1 no SPRT stops it
-  bool write_files = true;  // false: read the games file to resume, write neither file (another process does)
+  int part = 0,
+      parts = 1;  // play only share `part` (0-based) of `parts`; with parts > 1 no SPRT stops it
+  bool write_files =
+      true;  // false: read the games file to resume, write neither file (another process does)
   bool keep_records = false;  // return the games' records (ArenaResult::records)
 };
 
@@ -63,8 +65,9 @@ struct ArenaResult {
   std::optional<SprtConfig> sprt;
   double llr = 0.0;
   SprtResult sprt_result = SprtResult::kInconclusive;
-  std::vector<MatchRecord> records;  // the games counted, in index order (with keep_records; join_arena: always)
-  std::set<int> read_back;           // the indices among them read from the games file
+  std::vector<MatchRecord>
+      records;  // the games counted, in index order (with keep_records; join_arena: always)
+  std::set<int> read_back;  // the indices among them read from the games file
   // The line "score S wins W draws D losses L elo E +- M".
   std::string summary() const;
   // The statistics, one fact a line (seats, pairs, Elo and LOS, rank, SPRT), without the summary.
@@ -87,7 +90,8 @@ ArenaResult play_arena(const Game& game, const ArenaConfig& config, const Player
 // (with an SPRT, those up to its decision); throws Error otherwise. Records
 // of other matches and indices are ignored; read_back: the indices resumed
 // from a games file. The result is the one play_arena gives over the same games.
-ArenaResult join_arena(const Game& game, const ArenaConfig& config, const std::vector<MatchRecord>& records,
+ArenaResult join_arena(const Game& game, const ArenaConfig& config,
+                       const std::vector<MatchRecord>& records,
                        const std::set<int>& read_back = {});
 
 }  // namespace vzero

@@ -39,8 +39,8 @@ namespace {
 int64_t integer(const json& v, const char* key, int64_t lo, int64_t hi) {
   check(v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(hi)) &&
             v.get<int64_t>() >= lo && v.get<int64_t>() <= hi,
-        std::string("bad game record: '") + key + "' must be an integer in [" +
-            std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        std::string("bad game record: '") + key + "' must be an integer in [" + std::to_string(lo) +
+            ", " + std::to_string(hi) + "]");
   return v.get<int64_t>();
 }
 

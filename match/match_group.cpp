@@ -6,9 +6,9 @@
 #include <set>
 #include <sstream>
 
-#include "util/error.h"
 #include "match/game_record.h"
 #include "match/pgn.h"
+#include "util/error.h"
 
 namespace vzero {
 

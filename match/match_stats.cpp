@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "util/error.h"
 #include "match/players.h"
+#include "util/error.h"
 
 namespace vzero {
 

@@ -6,10 +6,10 @@
 #include <set>
 #include <sstream>
 
-#include "util/error.h"
 #include "game/zobrist.h"
 #include "search/evaluators.h"
 #include "search/search.h"
+#include "util/error.h"
 
 namespace vzero {
 

@@ -4,10 +4,10 @@
 #include <map>
 #include <mutex>
 
-#include "util/error.h"
 #include "game/zobrist.h"
-#include "search/evaluators.h"
 #include "match/uci_player.h"
+#include "search/evaluators.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -18,7 +18,8 @@ int RandomPlayer::choose(const GameState& state) {
 }
 
 int SearchPlayer::choose(const GameState& state) {
-  VZERO_CHECK(state.hash() == search_.root_state().hash(), "search player: out of step with the game");
+  VZERO_CHECK(state.hash() == search_.root_state().hash(),
+              "search player: out of step with the game");
   last_ = search_.run();
   return search_.choose_action(last_);
 }
@@ -82,7 +83,8 @@ std::unique_ptr<Player> make_search_player(SpecOptions& options, const PlayerCon
   const std::string evaluator = options.take("evaluator", "rollout");
   SearchConfig config = ctx.search;
   apply_search_options(options, config);
-  return std::make_unique<SearchPlayer>(make_basic_evaluator(evaluator, ctx.seed ^ 0x5eed), config, ctx.seed);
+  return std::make_unique<SearchPlayer>(make_basic_evaluator(evaluator, ctx.seed ^ 0x5eed), config,
+                                        ctx.seed);
 }
 
 }  // namespace
@@ -100,18 +102,21 @@ void register_player_kind(const std::string& kind, PlayerMaker maker) {
 std::unique_ptr<Player> make_player(const std::string& spec, const PlayerContext& ctx) {
   const size_t colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
-  SpecOptions options = parse_spec_options(colon == std::string::npos ? "" : spec.substr(colon + 1));
+  SpecOptions options =
+      parse_spec_options(colon == std::string::npos ? "" : spec.substr(colon + 1));
   PlayerMaker maker;
   {
     PlayerRegistry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     auto it = r.makers.find(kind);
     if (it == r.makers.end())
-      throw Error("unknown player '" + spec + "' (expected random, mcts:..., uci:... or a registered kind)");
+      throw Error("unknown player '" + spec +
+                  "' (expected random, mcts:..., uci:... or a registered kind)");
     maker = it->second;
   }
   std::unique_ptr<Player> p = maker(options, ctx);
-  if (!options.items.empty()) throw Error("player '" + spec + "': unknown option '" + options.items[0].first + "'");
+  if (!options.items.empty())
+    throw Error("player '" + spec + "': unknown option '" + options.items[0].first + "'");
   return p;
 }
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "util/error.h"
 #include "game/game.h"
 #include "search/config.h"
 #include "search/search.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -80,7 +80,8 @@ struct PlayerContext {
   uint64_t seed = 0;
   SearchConfig search;  // defaults from the config file
 };
-using PlayerMaker = std::function<std::unique_ptr<Player>(SpecOptions& options, const PlayerContext& ctx)>;
+using PlayerMaker =
+    std::function<std::unique_ptr<Player>(SpecOptions& options, const PlayerContext& ctx)>;
 
 // A player kind as its file registers it: the name before ':' and its factory.
 struct PlayerKind {

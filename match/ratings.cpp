@@ -145,7 +145,7 @@ Eigen::VectorXd variances(const std::vector<Meeting>& meetings, const std::vecto
   Eigen::VectorXd var = with_zero(diagonal, ref);
   if (anchored) return var;
   const Eigen::VectorXd c1 = with_zero(ldlt.solve(Eigen::VectorXd::Ones(n - 1)), ref);  // C 1
-  const double total = c1.sum();                                                      // 1' C 1
+  const double total = c1.sum();                                                        // 1' C 1
   for (int k = 0; k < n; ++k) var[k] += -2.0 * c1[k] / n + total / (double(n) * n);
   return var;
 }

@@ -68,9 +68,9 @@ class PairwiseResults {
   };
   int id_of(const std::string& name);
   std::map<std::string, int> id_;
-  std::vector<std::string> names_;                 // by id, in first-seen order
-  std::vector<int> played_;                        // games per player
-  std::vector<double> points_, weight_;            // pairwise, per player, without the prior
+  std::vector<std::string> names_;                // by id, in first-seen order
+  std::vector<int> played_;                       // games per player
+  std::vector<double> points_, weight_;           // pairwise, per player, without the prior
   std::map<std::pair<int, int>, Pair> meetings_;  // (i, j), i < j
 };
 

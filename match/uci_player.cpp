@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "util/error.h"
 #include "match/uci_process.h"
+#include "util/error.h"
 
 namespace vzero {
 

@@ -106,7 +106,8 @@ int64_t file_bytes(const std::string& path) {
 
 // Opens the archive and checks its format; every failure names the file.
 void open_archive(torch::serialize::InputArchive& in, const std::string& path) {
-  if (!std::filesystem::is_regular_file(path)) throw Error("checkpoint '" + path + "' does not exist");
+  if (!std::filesystem::is_regular_file(path))
+    throw Error("checkpoint '" + path + "' does not exist");
   std::string archive;
   try {
     archive = unwrap(read_text_file(path));
@@ -114,7 +115,8 @@ void open_archive(torch::serialize::InputArchive& in, const std::string& path) {
     throw Error("checkpoint '" + path + "' " + e.what());
   }
   try {
-    in.load_from(archive.data(), archive.size(), torch::Device(torch::kCPU));  // whichever device saved it
+    in.load_from(archive.data(), archive.size(),
+                 torch::Device(torch::kCPU));  // whichever device saved it
   } catch (const std::exception&) {
     throw Error("checkpoint '" + path + "' is truncated or corrupt (not a readable archive)");
   }
@@ -214,13 +216,15 @@ std::pair<ModelIdentity, ModelConfig> read_checkpoint_header(const std::string& 
 int checkpoint_plies_fallback(const std::string& path) {
   namespace fs = std::filesystem;
   const fs::path p(path);
-  for (const fs::path& config : {fs::path(p).replace_extension(".toml"), p.parent_path().parent_path() / "config.toml"}) {
+  for (const fs::path& config :
+       {fs::path(p).replace_extension(".toml"), p.parent_path().parent_path() / "config.toml"}) {
     std::error_code ec;
     if (!fs::is_regular_file(config, ec)) continue;
     const toml::table t = parse_toml(read_text_file(config.string()), config.string());
     const auto plies = t["selfplay"]["max_plies"].value<int64_t>();
     if (!plies) return 0;
-    if (*plies < 0 || *plies > 100000) throw Error(config.string() + ": selfplay.max_plies is out of range");
+    if (*plies < 0 || *plies > 100000)
+      throw Error(config.string() + ": selfplay.max_plies is out of range");
     return int(*plies);
   }
   return 0;

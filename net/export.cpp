@@ -9,10 +9,10 @@
 #include <random>
 #include <sstream>
 
-#include "util/error.h"
-#include "util/files.h"
 #include "net/spec/export_info.h"
 #include "net/spec/onnx_writer.h"
+#include "util/error.h"
+#include "util/files.h"
 
 namespace vzero {
 

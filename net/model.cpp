@@ -58,7 +58,8 @@ torch::Tensor& NetOutput::at(const std::string& name) {
 PolicyValueNetImpl::PolicyValueNetImpl(const ModelConfig& c, const ModelIdentity& id)
     : PolicyValueNetImpl(c, id, describe_network(c, id)) {}
 
-PolicyValueNetImpl::PolicyValueNetImpl(const ModelConfig& c, const ModelIdentity& id, NetworkGraph g)
+PolicyValueNetImpl::PolicyValueNetImpl(const ModelConfig& c, const ModelIdentity& id,
+                                       NetworkGraph g)
     : config(c), identity(id), graph(std::move(g)) {
   for (const Layer& l : graph.layers) {
     LayerModules m;
@@ -91,7 +92,8 @@ NetOutput PolicyValueNetImpl::forward(const torch::Tensor& x) {
         t[i] = m.conv(in(0));
         break;
       case LayerKind::BatchNorm:
-        t[i] = batch_norm_override && is_training() ? batch_norm_override(*m.bn, in(0)) : m.bn(in(0));
+        t[i] =
+            batch_norm_override && is_training() ? batch_norm_override(*m.bn, in(0)) : m.bn(in(0));
         break;
       case LayerKind::Relu:
         t[i] = torch::relu(in(0));

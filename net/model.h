@@ -42,7 +42,8 @@ struct PolicyValueNetImpl : torch::nn::Module {
   NetworkGraph graph;
   // When set, batch-norm layers in training mode call it instead of their module
   // (distributed training: statistics over every rank's samples).
-  std::function<torch::Tensor(torch::nn::BatchNorm2dImpl&, const torch::Tensor&)> batch_norm_override;
+  std::function<torch::Tensor(torch::nn::BatchNorm2dImpl&, const torch::Tensor&)>
+      batch_norm_override;
 
  private:
   // The LibTorch module of each layer (null for parameter-free layers).

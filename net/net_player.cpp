@@ -4,9 +4,9 @@
 #include <map>
 #include <mutex>
 
-#include "util/error.h"
 #include "match/players.h"
 #include "net/server.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -20,7 +20,8 @@ class ServerRegistry {
   static constexpr size_t kKeep = 2;
 
   // The server of game and model, shared with every live player of the same pair.
-  std::shared_ptr<InferenceServer> get(const Game& game, const ServerConfig& config, const std::string& model) {
+  std::shared_ptr<InferenceServer> get(const Game& game, const ServerConfig& config,
+                                       const std::string& model) {
     std::lock_guard<std::mutex> lock(m_);
     const std::string key = game.id() + "|" + model + (config.random_symmetry ? "|symmetry" : "");
     std::shared_ptr<InferenceServer> server = servers_[key].lock();
@@ -31,7 +32,8 @@ class ServerRegistry {
     recent_.erase(std::remove(recent_.begin(), recent_.end(), server), recent_.end());
     recent_.push_front(server);
     if (recent_.size() > kKeep) recent_.pop_back();
-    for (auto it = servers_.begin(); it != servers_.end();) it = it->second.expired() ? servers_.erase(it) : ++it;
+    for (auto it = servers_.begin(); it != servers_.end();)
+      it = it->second.expired() ? servers_.erase(it) : ++it;
     return server;
   }
 
@@ -48,8 +50,10 @@ void register_net_players(const ServerConfig& config) {
   register_player_kind("net", [config](SpecOptions& options, const PlayerContext& ctx) {
     const std::string model = options.take("model", "");
     ServerConfig server = config;
-    const std::string symmetry = options.take("symmetry", config.random_symmetry ? "true" : "false");
-    if (symmetry != "true" && symmetry != "false") throw Error("net player: symmetry must be true or false");
+    const std::string symmetry =
+        options.take("symmetry", config.random_symmetry ? "true" : "false");
+    if (symmetry != "true" && symmetry != "false")
+      throw Error("net player: symmetry must be true or false");
     server.random_symmetry = symmetry == "true";
     SearchConfig search = ctx.search;
     apply_search_options(options, search);

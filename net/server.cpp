@@ -15,14 +15,12 @@
 #include <thread>
 #include <unordered_map>
 
-#include "util/error.h"
 #include "game/symmetry.h"
-#include "util/error.h"
 #include "game/zobrist.h"
-#include "util/error.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
 #include "net/spec/value_seats.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -38,9 +36,9 @@ struct Ticket {
 };
 
 struct Request {
-  std::vector<float> input;         // channels x H x W
-  const std::vector<int>* legal;    // the state's legal actions (alive while the caller waits)
-  int player = 0;                   // seat to act: value index 0
+  std::vector<float> input;       // channels x H x W
+  const std::vector<int>* legal;  // the state's legal actions (alive while the caller waits)
+  int player = 0;                 // seat to act: value index 0
   uint64_t key = 0;
   const BoardSymmetry* symmetry = nullptr;  // the input is seen through it (null: as it is)
   Evaluation* out = nullptr;
@@ -120,7 +118,8 @@ struct InferenceServer::Impl {
   std::mutex stats_m;
   ServerStats stats;
 
-  Impl(const Game& g, const ServerConfig& c) : game(g), config(c), spec(g.encoding()), cache(c.cache_entries) {
+  Impl(const Game& g, const ServerConfig& c)
+      : game(g), config(c), spec(g.encoding()), cache(c.cache_entries) {
     if (c.random_symmetry) symmetries = board_symmetries(g);
   }
 
@@ -134,7 +133,8 @@ struct InferenceServer::Impl {
         std::unique_lock<std::mutex> lock(m);
         cv.wait(lock, [&] { return stopping || !queue.empty(); });
         if (stopping && queue.empty()) return;
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(config.max_wait_us);
+        const auto deadline =
+            std::chrono::steady_clock::now() + std::chrono::microseconds(config.max_wait_us);
         while (int(queue.size()) < config.max_batch && !stopping && !all_waiting() &&
                cv.wait_until(lock, deadline) != std::cv_status::timeout) {
         }
@@ -195,10 +195,13 @@ struct InferenceServer::Impl {
       e.priors.resize(r.legal->size());
       float top = -1e30f;
       // An input seen through a symmetry answers in its frame: action a's logit is at its image.
-      const auto logit = [&](int a) { return logits[r.symmetry ? r.symmetry->action[size_t(a)] : a]; };
+      const auto logit = [&](int a) {
+        return logits[r.symmetry ? r.symmetry->action[size_t(a)] : a];
+      };
       for (int a : *r.legal) top = std::max(top, logit(a));
       float sum = 0.0f;
-      for (size_t k = 0; k < r.legal->size(); ++k) sum += e.priors[k] = std::exp(logit((*r.legal)[k]) - top);
+      for (size_t k = 0; k < r.legal->size(); ++k)
+        sum += e.priors[k] = std::exp(logit((*r.legal)[k]) - top);
       for (float& p : e.priors) p /= sum;
       e.values.assign(players, 0.0f);
       for (int k = 0; k < players; ++k)
@@ -215,8 +218,9 @@ struct InferenceServer::Impl {
   }
 };
 
-InferenceServer::InferenceServer(const Game& game, const ServerConfig& config, const std::string& checkpoint,
-                                 const ModelConfig& fresh, uint64_t seed)
+InferenceServer::InferenceServer(const Game& game, const ServerConfig& config,
+                                 const std::string& checkpoint, const ModelConfig& fresh,
+                                 uint64_t seed)
     : impl_(std::make_unique<Impl>(game, config)) {
   const ModelIdentity id = ModelIdentity::of(game);
   impl_->device = parse_device(config.device);
@@ -229,7 +233,8 @@ InferenceServer::InferenceServer(const Game& game, const ServerConfig& config, c
   }
   impl_->model->to(impl_->device);
   impl_->model = inference_model(impl_->model, config.form);
-  for (int w = 0; w < config.workers; ++w) impl_->workers.emplace_back([this] { impl_->worker_loop(); });
+  for (int w = 0; w < config.workers; ++w)
+    impl_->workers.emplace_back([this] { impl_->worker_loop(); });
 }
 
 InferenceServer::~InferenceServer() {
@@ -241,7 +246,8 @@ InferenceServer::~InferenceServer() {
   for (std::thread& t : impl_->workers) t.join();
 }
 
-void InferenceServer::evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) {
+void InferenceServer::evaluate(const std::vector<const GameState*>& states,
+                               std::vector<Evaluation>& out) {
   Impl& s = *impl_;
   const EncodingSpec& spec = s.spec;
   out.resize(states.size());
@@ -262,8 +268,10 @@ void InferenceServer::evaluate(const std::vector<const GameState*>& states, std:
       continue;
     }
     r.input.resize(size_t(spec.channels()) * spec.plane_size());
-    uint64_t mix = r.key;  // the view follows from the position: repeatable, and the cache stays right
-    const size_t view = s.symmetries.empty() ? 0 : size_t(splitmix64(mix) % (s.symmetries.size() + 1));
+    uint64_t mix =
+        r.key;  // the view follows from the position: repeatable, and the cache stays right
+    const size_t view =
+        s.symmetries.empty() ? 0 : size_t(splitmix64(mix) % (s.symmetries.size() + 1));
     r.symmetry = view == 0 ? nullptr : &s.symmetries[view - 1];
     if (r.symmetry) map_planes(*r.symmetry, spec, planes.data(), mapped.data());
     expand_input(spec, r.symmetry ? mapped.data() : planes.data(), scalars.data(), r.input.data());
@@ -325,7 +333,8 @@ double InferenceServer::measure_evals_per_s(int batch, double seconds) {
   std::thread worker([&] {
     at::set_num_threads(s.config.threads_per_worker);
     c10::InferenceMode guard;
-    const torch::Tensor x = torch::rand({batch, s.spec.channels(), s.spec.height, s.spec.width}).to(s.device);
+    const torch::Tensor x =
+        torch::rand({batch, s.spec.channels(), s.spec.height, s.spec.width}).to(s.device);
     for (int i = 0; i < 2; ++i) s.model->forward(x);
     int iters = 0;
     double elapsed = 0.0;

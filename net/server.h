@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "search/evaluator.h"
 #include "net/spec/model_config.h"
 #include "net/spec/server_config.h"
+#include "search/evaluator.h"
 
 namespace vzero {
 

@@ -68,8 +68,8 @@ SearchConfig read_search_config(TomlReader& in, SearchConfig defaults) {
 
 void set_search_option(SearchConfig& c, const std::string& key, const std::string& value) {
   // One bare key and one value: text such as "8\nsimulations = 1000000" must not set a second key.
-  check(!key.empty() && key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") ==
-                            std::string::npos,
+  check(!key.empty() &&
+            key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos,
         "search option '" + key + "': not a search option name");
   const toml::table t = parse_toml(key + " = " + value, "search option '" + key + "'");
   check(t.size() == 1, "search option '" + key + "': one value expected");

@@ -9,33 +9,35 @@ namespace vzero {
 class TomlReader;
 
 struct SearchConfig {
-  int simulations = 200;          // playouts per move (leaf evaluations or terminal hits)
-  double cpuct = 1.25;            // exploration constant at few visits
-  double cpuct_base = 19652;      // c(N) = cpuct + cpuct_growth * log((N + base + 1) / base)
+  int simulations = 200;      // playouts per move (leaf evaluations or terminal hits)
+  double cpuct = 1.25;        // exploration constant at few visits
+  double cpuct_base = 19652;  // c(N) = cpuct + cpuct_growth * log((N + base + 1) / base)
   double cpuct_growth = 1.0;
-  double fpu_reduction = 0.25;    // unvisited child: parent value minus this * sqrt(visited prior)
+  double fpu_reduction = 0.25;  // unvisited child: parent value minus this * sqrt(visited prior)
   double fpu_reduction_root = 0.0;
   bool root_noise = false;        // Dirichlet noise on the root priors (self-play)
   double dirichlet_alpha = 10.0;  // total alpha: each action gets alpha / number of legal actions
   double noise_fraction = 0.25;
-  double temperature = 1.0;       // for the first temperature_plies plies of the game
+  double temperature = 1.0;  // for the first temperature_plies plies of the game
   int temperature_plies = 0;
-  double final_temperature = 0.0;  // afterwards; 0 picks the most visited action
-  double temperature_halflife = 0.0;  // > 0: temperature decays towards final_temperature
-                                      // with this half-life in plies (temperature_plies unused)
-  double forced_playouts = 0.0;   // k of KataGo's forced playouts at a noised root (0: off)
-  bool policy_target_pruning = false;  // remove forced playouts from the policy target
+  double final_temperature = 0.0;       // afterwards; 0 picks the most visited action
+  double temperature_halflife = 0.0;    // > 0: temperature decays towards final_temperature
+                                        // with this half-life in plies (temperature_plies unused)
+  double forced_playouts = 0.0;         // k of KataGo's forced playouts at a noised root (0: off)
+  bool policy_target_pruning = false;   // remove forced playouts from the policy target
   std::string root_selection = "puct";  // "puct", or "gumbel": Gumbel top-k with sequential halving
-  int gumbel_actions = 16;        // m: actions sampled at the root (gumbel)
-  double gumbel_c_visit = 50.0;   // sigma(q) = (c_visit + max visits) * c_scale * q
+  int gumbel_actions = 16;              // m: actions sampled at the root (gumbel)
+  double gumbel_c_visit = 50.0;         // sigma(q) = (c_visit + max visits) * c_scale * q
   double gumbel_c_scale = 1.0;
-  double moves_left_slope = 0.0;  // > 0: prefer shorter wins and longer losses by the moves-left estimate
-  double moves_left_cap = 0.2;    // largest utility change from moves left
+  double moves_left_slope =
+      0.0;  // > 0: prefer shorter wins and longer losses by the moves-left estimate
+  double moves_left_cap = 0.2;        // largest utility change from moves left
   double moves_left_threshold = 0.8;  // |Q| above which moves left start to count (fully at 1)
-  int batch = 8;                  // leaves gathered (with virtual loss) per evaluator call
+  int batch = 8;                      // leaves gathered (with virtual loss) per evaluator call
   double virtual_loss = 1.0;
   bool reuse_tree = true;
-  bool two_fold_draw = false;     // lc0: a position repeating one on its path from the root scores a draw
+  bool two_fold_draw =
+      false;  // lc0: a position repeating one on its path from the root scores a draw
 };
 
 // Reads a [search] table over the given defaults (throws Error on unknown keys or bad values).

@@ -1,8 +1,8 @@
 // The network-free evaluators.
 #include "search/evaluators.h"
 
-#include "util/error.h"
 #include "game/zobrist.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -14,11 +14,14 @@ std::vector<float> uniform_priors(const GameState& s) {
   return std::vector<float>(n, n ? 1.0f / float(n) : 0.0f);
 }
 
-std::vector<float> to_float(const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); }
+std::vector<float> to_float(const std::vector<double>& v) {
+  return std::vector<float>(v.begin(), v.end());
+}
 
 }  // namespace
 
-void ConstantEvaluator::evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) {
+void ConstantEvaluator::evaluate(const std::vector<const GameState*>& states,
+                                 std::vector<Evaluation>& out) {
   out.resize(states.size());
   for (size_t i = 0; i < states.size(); ++i) {
     out[i].priors = uniform_priors(*states[i]);
@@ -26,7 +29,8 @@ void ConstantEvaluator::evaluate(const std::vector<const GameState*>& states, st
   }
 }
 
-void RolloutEvaluator::evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) {
+void RolloutEvaluator::evaluate(const std::vector<const GameState*>& states,
+                                std::vector<Evaluation>& out) {
   out.resize(states.size());
   for (size_t i = 0; i < states.size(); ++i) {
     const GameState& s = *states[i];
@@ -42,7 +46,8 @@ void RolloutEvaluator::evaluate(const std::vector<const GameState*>& states, std
   }
 }
 
-void HeuristicEvaluator::evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) {
+void HeuristicEvaluator::evaluate(const std::vector<const GameState*>& states,
+                                  std::vector<Evaluation>& out) {
   out.resize(states.size());
   for (size_t i = 0; i < states.size(); ++i) {
     out[i].priors = uniform_priors(*states[i]);

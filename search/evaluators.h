@@ -23,7 +23,8 @@ class ConstantEvaluator : public Evaluator {
 // the state's heuristic value).
 class RolloutEvaluator : public Evaluator {
  public:
-  explicit RolloutEvaluator(uint64_t seed, int max_plies = 1000) : seed_(seed), max_plies_(max_plies) {}
+  explicit RolloutEvaluator(uint64_t seed, int max_plies = 1000)
+      : seed_(seed), max_plies_(max_plies) {}
   void evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) override;
   std::string name() const override { return "rollout"; }
 
@@ -40,7 +41,8 @@ class HeuristicEvaluator : public Evaluator {
   std::string name() const override { return "heuristic"; }
 };
 
-// The network-free evaluator of a name: "constant", "rollout" or "heuristic" (throws Error otherwise).
+// The network-free evaluator of a name: "constant", "rollout" or "heuristic" (throws Error
+// otherwise).
 std::unique_ptr<Evaluator> make_basic_evaluator(const std::string& name, uint64_t seed);
 
 }  // namespace vzero

@@ -26,18 +26,18 @@ struct Edge {
 };
 
 struct Node {
-  int8_t player = -1;       // seat to act here; -1 when terminal
-  bool expanded = false;    // edges and priors known
-  bool pending = false;     // waiting in a batch for its evaluation
-  bool proven = false;      // exact holds the value (terminal, or solved from its children)
-  bool repetition = false;  // a draw because it repeats a position of its path (two_fold_draw)
-  int visits = 0;           // completed playouts through this node
-  int in_flight = 0;        // playouts on their way (virtual loss)
-  Values value_sum{};       // sum of backed-up values, per seat
-  Values exact{};           // the value when proven
-  float raw_value = 0.0f;   // the evaluator's value for player when expanded
+  int8_t player = -1;           // seat to act here; -1 when terminal
+  bool expanded = false;        // edges and priors known
+  bool pending = false;         // waiting in a batch for its evaluation
+  bool proven = false;          // exact holds the value (terminal, or solved from its children)
+  bool repetition = false;      // a draw because it repeats a position of its path (two_fold_draw)
+  int visits = 0;               // completed playouts through this node
+  int in_flight = 0;            // playouts on their way (virtual loss)
+  Values value_sum{};           // sum of backed-up values, per seat
+  Values exact{};               // the value when proven
+  float raw_value = 0.0f;       // the evaluator's value for player when expanded
   float moves_left_sum = 0.0f;  // sum of backed-up moves-left estimates (plies to the end)
-  std::vector<Edge> edges;  // in legal_actions() order
+  std::vector<Edge> edges;      // in legal_actions() order
 
   // The mean value for seat s (0 when unvisited).
   float mean(int s) const { return visits ? value_sum[s] / float(visits) : 0.0f; }

@@ -14,7 +14,7 @@ namespace {
 template <class V>
 Values to_values(const V& v, int players) {
   VZERO_CHECK(int(v.size()) == players, "evaluator returned " + std::to_string(v.size()) +
-                                      " values for " + std::to_string(players) + " seats");
+                                            " values for " + std::to_string(players) + " seats");
   Values out{};
   for (int s = 0; s < players; ++s) out[s] = float(v[s]);
   return out;
@@ -51,7 +51,8 @@ void Search::advance(int action) {
   state_->apply(action);
   // A repetition is a draw only inside the tree, and so may be what a proof
   // below the new root rests on: the game goes on, the proof starts afresh.
-  if (next && config_.two_fold_draw && (next->repetition || next->proven) && !state_->is_terminal()) next.reset();
+  if (next && config_.two_fold_draw && (next->repetition || next->proven) && !state_->is_terminal())
+    next.reset();
   root_ = next ? std::move(next) : std::make_unique<Node>();
   root_noise_.clear();
   if (state_->is_terminal()) {
@@ -62,8 +63,8 @@ void Search::advance(int action) {
 }
 
 float Search::c_puct(int visits) const {
-  return float(config_.cpuct +
-               config_.cpuct_growth * std::log((visits + config_.cpuct_base + 1.0) / config_.cpuct_base));
+  return float(config_.cpuct + config_.cpuct_growth * std::log((visits + config_.cpuct_base + 1.0) /
+                                                               config_.cpuct_base));
 }
 
 void Search::mark_terminal(Node& node, const GameState& state) {
@@ -75,11 +76,14 @@ void Search::mark_terminal(Node& node, const GameState& state) {
 float Search::moves_left_utility(const Node& node, const Node& child, float parent_q) const {
   const double threshold = config_.moves_left_threshold;
   const double scale =
-      threshold >= 1.0 ? 0.0 : std::clamp((std::fabs(parent_q) - threshold) / (1.0 - threshold), 0.0, 1.0);
+      threshold >= 1.0
+          ? 0.0
+          : std::clamp((std::fabs(parent_q) - threshold) / (1.0 - threshold), 0.0, 1.0);
   if (scale <= 0.0) return 0.0f;
   // The child's estimate is one ply nearer the end than its parent's.
   const double longer = child.moves_left() + 1.0 - node.moves_left();
-  const double u = std::clamp(config_.moves_left_slope * longer, -config_.moves_left_cap, config_.moves_left_cap);
+  const double u = std::clamp(config_.moves_left_slope * longer, -config_.moves_left_cap,
+                              config_.moves_left_cap);
   return float(parent_q > 0 ? -u * scale : u * scale);
 }
 
@@ -107,7 +111,8 @@ int Search::select_edge(const Node& node, bool at_root) const {
     const Node* c = e.child.get();
     const int n = c ? c->visits + c->in_flight : 0;
     // KataGo's forced playouts: a noised root child below sqrt(k P N) visits goes first.
-    if (forcing && !(c && c->proven) && float(n) < std::sqrt(float(config_.forced_playouts) * prior * float(parent_n)))
+    if (forcing && !(c && c->proven) &&
+        float(n) < std::sqrt(float(config_.forced_playouts) * prior * float(parent_n)))
       return int(i);
     float q = fpu;
     if (c && c->proven)
@@ -161,8 +166,9 @@ void Search::undo_to_root(size_t depth) {
 
 void Search::expand(Node& node, const GameState& state, const Evaluation& e) {
   const std::vector<int>& legal = state.legal_actions();
-  VZERO_CHECK(e.priors.size() == legal.size(), "evaluator returned " + std::to_string(e.priors.size()) +
-                                             " priors for " + std::to_string(legal.size()) + " actions");
+  VZERO_CHECK(e.priors.size() == legal.size(),
+              "evaluator returned " + std::to_string(e.priors.size()) + " priors for " +
+                  std::to_string(legal.size()) + " actions");
   node.edges.resize(legal.size());
   for (size_t i = 0; i < legal.size(); ++i) {
     node.edges[i].action = legal[i];
@@ -239,7 +245,9 @@ void Search::playouts(int count, const std::vector<int>& forced, SearchResult& r
   std::vector<Leaf> leaves;
   const int per_call = config_.batch;
   int done = 0;
-  const auto forced_edge = [&](int i) { return forced.empty() ? -1 : forced[size_t(i) % forced.size()]; };
+  const auto forced_edge = [&](int i) {
+    return forced.empty() ? -1 : forced[size_t(i) % forced.size()];
+  };
   while (done < count && !root_->proven) {
     leaves.clear();
     while (done + int(leaves.size()) < count && int(leaves.size()) < per_call && !root_->proven) {

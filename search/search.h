@@ -27,12 +27,12 @@ struct SearchResult {
   std::vector<float> policy;  // the training target: visits normalised (pruned when configured), or
                               // the improved policy of a Gumbel root
   std::vector<float> value;   // root value per seat
-  float moves_left = -1.0f;   // the root's moves-left estimate; negative when the evaluator has none
-  int player = -1;            // the seat to act at the root
-  bool proven = false;        // the root's value is exact
-  int best_action = -1;       // the most visited (or proven best) action
-  int simulations = 0;        // playouts run by this call
-  int evaluations = 0;        // positions sent to the evaluator by this call
+  float moves_left = -1.0f;  // the root's moves-left estimate; negative when the evaluator has none
+  int player = -1;           // the seat to act at the root
+  bool proven = false;       // the root's value is exact
+  int best_action = -1;      // the most visited (or proven best) action
+  int simulations = 0;       // playouts run by this call
+  int evaluations = 0;       // positions sent to the evaluator by this call
 };
 
 class Search {
@@ -59,7 +59,7 @@ class Search {
 
  private:
   struct Leaf {
-    std::vector<Node*> path;  // root first
+    std::vector<Node*> path;           // root first
     std::unique_ptr<GameState> state;  // a copy of the leaf position (batches > 1)
   };
   // Walks from the root to a leaf (through root edge forced_edge when >= 0),
@@ -70,7 +70,8 @@ class Search {
   // Runs count playouts in batches; playout i goes through root edge
   // forced[i % forced.size()], or where PUCT leads when forced is empty.
   void playouts(int count, const std::vector<int>& forced, SearchResult& r);
-  // Spends simulations by sequential halving over Gumbel-sampled root actions; returns the winner's edge.
+  // Spends simulations by sequential halving over Gumbel-sampled root actions; returns the winner's
+  // edge.
   int run_gumbel(int simulations, SearchResult& r);
   // The root's completed, normalised Q of each edge for its player (gumbel).
   std::vector<float> completed_q() const;
@@ -92,9 +93,9 @@ class Search {
   std::mt19937_64 rng_;
   std::unique_ptr<GameState> state_;  // the root position; playouts apply and undo on it
   std::unique_ptr<Node> root_;
-  std::vector<float> root_noise_;     // per root edge, empty when noise is off
-  std::vector<float> gumbel_;         // per root edge: Gumbel noise plus log prior (gumbel roots)
-  bool moves_left_known_ = false;     // the evaluator gives moves-left estimates
+  std::vector<float> root_noise_;  // per root edge, empty when noise is off
+  std::vector<float> gumbel_;      // per root edge: Gumbel noise plus log prior (gumbel roots)
+  bool moves_left_known_ = false;  // the evaluator gives moves-left estimates
   int players_ = 2;
 };
 

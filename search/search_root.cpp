@@ -54,7 +54,8 @@ int Search::run_gumbel(int simulations, SearchResult& r) {
   }
   std::vector<int> remaining(k);
   std::iota(remaining.begin(), remaining.end(), 0);
-  std::stable_sort(remaining.begin(), remaining.end(), [&](int a, int b) { return gumbel_[a] > gumbel_[b]; });
+  std::stable_sort(remaining.begin(), remaining.end(),
+                   [&](int a, int b) { return gumbel_[a] > gumbel_[b]; });
   remaining.resize(std::min<size_t>(k, size_t(config_.gumbel_actions)));
 
   // sigma(q) grows with the most visited child, so Q matters more as visits accumulate.
@@ -65,7 +66,8 @@ int Search::run_gumbel(int simulations, SearchResult& r) {
   };
   const int phases = std::max(1, int(std::ceil(std::log2(double(remaining.size())))));
   int budget = simulations;
-  for (int phase = 0; phase < phases && budget > 0 && !root.proven && remaining.size() > 1; ++phase) {
+  for (int phase = 0; phase < phases && budget > 0 && !root.proven && remaining.size() > 1;
+       ++phase) {
     const int each = std::max(1, simulations / (phases * int(remaining.size())));
     const int count = std::min(budget, each * int(remaining.size()));
     playouts(count, remaining, r);
@@ -94,9 +96,11 @@ std::vector<int> Search::pruned_visits(int best) const {
   if (!b.child) return visits;
   const auto prior = [&](size_t i) {
     const float eps = float(config_.noise_fraction);
-    return root_noise_.empty() ? root.edges[i].prior : (1.0f - eps) * root.edges[i].prior + eps * root_noise_[i];
+    return root_noise_.empty() ? root.edges[i].prior
+                               : (1.0f - eps) * root.edges[i].prior + eps * root_noise_[i];
   };
-  const float best_score = q_of(*b.child) + explore * prior(size_t(best)) / float(1 + visits[size_t(best)]);
+  const float best_score =
+      q_of(*b.child) + explore * prior(size_t(best)) / float(1 + visits[size_t(best)]);
   for (size_t i = 0; i < root.edges.size(); ++i) {
     const Node* c = root.edges[i].child.get();
     if (int(i) == best || !c || visits[i] == 0) continue;
@@ -105,7 +109,8 @@ std::vector<int> Search::pruned_visits(int best) const {
     const float gap = best_score - q_of(*c);
     int keep = visits[i];
     if (gap > 0.0f) {
-      const float needed = explore * prior(i) / gap - 1.0f;  // fewest visits that keep its score below the best
+      const float needed =
+          explore * prior(i) / gap - 1.0f;  // fewest visits that keep its score below the best
       keep = std::max(int(std::ceil(needed)), visits[i] - int(std::floor(forced)));
       keep = std::min(keep, visits[i]);
     }
@@ -162,11 +167,13 @@ void Search::report(SearchResult& r, int gumbel_best) const {
     for (double x : logit) r.policy.push_back(float(x / sum));
     return;
   }
-  const std::vector<int> counts =
-      config_.policy_target_pruning && config_.forced_playouts > 0.0 ? pruned_visits(best) : r.visits;
+  const std::vector<int> counts = config_.policy_target_pruning && config_.forced_playouts > 0.0
+                                      ? pruned_visits(best)
+                                      : r.visits;
   assert(counts.size() == root.edges.size());
   const int total = std::accumulate(counts.begin(), counts.end(), 0);
-  for (int n : counts) r.policy.push_back(total ? float(n) / float(total) : 1.0f / float(counts.size()));
+  for (int n : counts)
+    r.policy.push_back(total ? float(n) / float(total) : 1.0f / float(counts.size()));
 }
 
 }  // namespace vzero

@@ -17,13 +17,13 @@
 #include <sstream>
 #include <thread>
 
-#include "util/error.h"
-#include "util/files.h"
-#include "util/toml_reader.h"
 #include "game/zobrist.h"
 #include "search/search.h"
 #include "selfplay/shard.h"
 #include "selfplay/tbb_handover.h"
+#include "util/error.h"
+#include "util/files.h"
+#include "util/toml_reader.h"
 
 namespace vzero {
 
@@ -35,7 +35,8 @@ SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig c) {
   c.fast_visits = in.get_range("fast_visits", c.fast_visits, 1, 10000000);
   c.full_fraction = in.get_real("full_fraction", c.full_fraction, 0.0, 1.0);
   c.resign_threshold = in.get_real("resign_threshold", c.resign_threshold, -1.0, 1.0);
-  c.resign_playout_fraction = in.get_real("resign_playout_fraction", c.resign_playout_fraction, 0.0, 1.0);
+  c.resign_playout_fraction =
+      in.get_real("resign_playout_fraction", c.resign_playout_fraction, 0.0, 1.0);
   c.max_plies = in.get_range("max_plies", c.max_plies, 0, 100000);
   c.evaluator = in.get<std::string>("evaluator", c.evaluator);
   c.opening_plies = in.get_range("opening_plies", c.opening_plies, 0, 1000);
@@ -43,7 +44,8 @@ SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig c) {
   c.opening_balance = in.get_real("opening_balance", c.opening_balance, 0.0, 1.0);
   c.fast_batch = in.get_range("fast_batch", c.fast_batch, 0, 1024);
   c.full_root = in.get<std::string>("full_root", c.full_root);
-  if (c.full_root != "reuse" && c.full_root != "fresh") in.fail("full_root", "must be reuse or fresh");
+  if (c.full_root != "reuse" && c.full_root != "fresh")
+    in.fail("full_root", "must be reuse or fresh");
   if (c.evaluator != "rollout" && c.evaluator != "heuristic" && c.evaluator != "constant")
     in.fail("evaluator", "must be rollout, heuristic or constant");
   in.finish();
@@ -95,7 +97,8 @@ void play_opening(const SelfplayJob& job, GameState& state, uint64_t& rng) {
       std::vector<double> weight(legal.size());
       double sum = 0.0;
       for (size_t i = 0; i < legal.size(); ++i)
-        sum += weight[i] = std::pow(std::max(double(evals[0].priors[i]), 1e-9), 1.0 / sp.opening_temperature);
+        sum += weight[i] =
+            std::pow(std::max(double(evals[0].priors[i]), 1e-9), 1.0 / sp.opening_temperature);
       double x = uniform(rng) * sum;
       size_t pick = 0;
       while (pick + 1 < legal.size() && (x -= weight[pick]) > 0.0) ++pick;
@@ -123,7 +126,8 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index) {
   out.record.seed = splitmix64(rng);
   std::unique_ptr<GameState> state = game.new_state();
   play_opening(job, *state, rng);
-  if (state->plies() > 0) state = game.new_state(state->fen());  // the opening is not part of the record
+  if (state->plies() > 0)
+    state = game.new_state(state->fen());  // the opening is not part of the record
   if (sp.max_plies > 0) state->set_max_plies(sp.max_plies);
   out.record.start_fen = state->fen();
   const int players = game.num_players();
@@ -209,38 +213,42 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
   std::atomic<bool> done{false};
   std::exception_ptr failure;
   const auto start = std::chrono::steady_clock::now();
-  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
 
   std::thread driver([&] {
     try {
       // The games block while the evaluator works: run more of them than cores.
-      tbb::global_control allow(tbb::global_control::max_allowed_parallelism, size_t(sp.parallel_games) + 1);
+      tbb::global_control allow(tbb::global_control::max_allowed_parallelism,
+                                size_t(sp.parallel_games) + 1);
       tbb::task_arena arena(sp.parallel_games);
       TbbHandover handover;
       arena.execute([&] {
-        tbb::parallel_for(
-            tbb::blocked_range<size_t>(0, indices.size(), 1),
-            handover.wrap([&](const tbb::blocked_range<size_t>& range) {
-              for (size_t i = range.begin(); i < range.end(); ++i) {
-                if (job.stop && job.stop->load()) continue;
-                PlayedGame g = play_game(job, indices[i]);
-                std::lock_guard<std::mutex> lock(m);
-                ++stats.games;
-                stats.positions += int64_t(g.samples.size());
-                for (const Sample& s : g.samples) stats.full_positions += s.full_search;
-                stats.evaluations += g.evaluations;
-                stats.resigned += g.record.resigned;
-                stats.would_resign += g.would_resign;
-                stats.false_resignations += g.false_resignation;
-                const bool draw = std::all_of(g.record.result.begin(), g.record.result.end(),
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, indices.size(), 1),
+                          handover.wrap([&](const tbb::blocked_range<size_t>& range) {
+                            for (size_t i = range.begin(); i < range.end(); ++i) {
+                              if (job.stop && job.stop->load()) continue;
+                              PlayedGame g = play_game(job, indices[i]);
+                              std::lock_guard<std::mutex> lock(m);
+                              ++stats.games;
+                              stats.positions += int64_t(g.samples.size());
+                              for (const Sample& s : g.samples)
+                                stats.full_positions += s.full_search;
+                              stats.evaluations += g.evaluations;
+                              stats.resigned += g.record.resigned;
+                              stats.would_resign += g.would_resign;
+                              stats.false_resignations += g.false_resignation;
+                              const bool draw =
+                                  std::all_of(g.record.result.begin(), g.record.result.end(),
                                               [](float x) { return x == 0.0f; });
-                stats.draws += draw;
-                stats.decisive += !draw;
-                stats.capped += g.record.end_reason == "cap";
-                writer.add_game(std::move(g.record), std::move(g.samples));
-              }
-            }),
-            tbb::simple_partitioner());
+                              stats.draws += draw;
+                              stats.decisive += !draw;
+                              stats.capped += g.record.end_reason == "cap";
+                              writer.add_game(std::move(g.record), std::move(g.samples));
+                            }
+                          }),
+                          tbb::simple_partitioner());
       });
       handover.collect();
     } catch (...) {
@@ -274,7 +282,9 @@ WrittenGames written_games(const std::string& dir, const std::string& prefix) {
   WrittenGames w;
   std::map<int64_t, int64_t> positions;  // by game id
   for (const std::string& path : list_shards(dir)) {
-    if (!prefix.empty() && std::filesystem::path(path).filename().string().rfind(prefix + "-", 0) != 0) continue;
+    if (!prefix.empty() &&
+        std::filesystem::path(path).filename().string().rfind(prefix + "-", 0) != 0)
+      continue;
     const ShardData d = read_shard(path);
     ++w.shards;
     std::map<int64_t, int64_t> here;
@@ -288,10 +298,12 @@ WrittenGames written_games(const std::string& dir, const std::string& prefix) {
   return w;
 }
 
-std::vector<int64_t> missing_indices(const WrittenGames& written, int64_t first_game_id, int games) {
+std::vector<int64_t> missing_indices(const WrittenGames& written, int64_t first_game_id,
+                                     int games) {
   std::vector<int64_t> missing;
   for (int64_t i = 0; i < games; ++i)
-    if (!std::binary_search(written.ids.begin(), written.ids.end(), first_game_id + i)) missing.push_back(i);
+    if (!std::binary_search(written.ids.begin(), written.ids.end(), first_game_id + i))
+      missing.push_back(i);
   return missing;
 }
 
@@ -301,7 +313,8 @@ int64_t reserve_game_ids(const std::string& dir, int games) {
   int64_t first = 0;
   if (std::filesystem::exists(next)) {
     std::istringstream in(read_text_file(next));
-    if (!(in >> first) || first < 0) throw Error("'" + next + "' is malformed (expected the next free game id)");
+    if (!(in >> first) || first < 0)
+      throw Error("'" + next + "' is malformed (expected the next free game id)");
   } else {
     const WrittenGames written = written_games(dir, "");
     if (!written.ids.empty()) first = written.ids.back() + 1;

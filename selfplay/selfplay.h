@@ -25,35 +25,36 @@ class TomlReader;
 
 // The [selfplay] table.
 struct SelfplayConfig {
-  int games = 100;                 // games to play
-  int parallel_games = 32;         // games in flight at once (threads that wait on the evaluator)
+  int games = 100;          // games to play
+  int parallel_games = 32;  // games in flight at once (threads that wait on the evaluator)
   int games_per_shard = 50;
-  int full_visits = 200;           // root visits of a full search (reused subtree included)
-  int fast_visits = 32;            // root visits of a fast search (not a policy target)
-  double full_fraction = 0.25;     // share of moves searched fully
-  double resign_threshold = -0.95; // a seat whose full-search value falls below resigns (2 players)
+  int full_visits = 200;        // root visits of a full search (reused subtree included)
+  int fast_visits = 32;         // root visits of a fast search (not a policy target)
+  double full_fraction = 0.25;  // share of moves searched fully
+  double resign_threshold =
+      -0.95;  // a seat whose full-search value falls below resigns (2 players)
   double resign_playout_fraction = 0.1;  // games that never resign, to measure false resignations
-  int max_plies = 0;               // game-length cap (a draw); 0: the variant's
-  std::string evaluator = "rollout";  // network-free evaluator when there is no model
-  int opening_plies = 0;           // > 0: each game first plays 0..opening_plies plies drawn from the
-                                   // evaluator's priors (not recorded as samples), for varied starts
+  int max_plies = 0;                     // game-length cap (a draw); 0: the variant's
+  std::string evaluator = "rollout";     // network-free evaluator when there is no model
+  int opening_plies = 0;  // > 0: each game first plays 0..opening_plies plies drawn from the
+                          // evaluator's priors (not recorded as samples), for varied starts
   double opening_temperature = 1.0;  // temperature on those priors
-  double opening_balance = 1.0;    // redraw (up to 8 times) an opening whose value for the player
-                                   // to act is beyond +-this (1: keep every opening)
-  int fast_batch = 0;              // leaves in flight (search.batch) of a fast search; 0: search.batch
-  std::string full_root = "reuse"; // a full search's root: "reuse" the tree of the moves before, or
-                                   // start it "fresh" so that its noise reaches every playout
+  double opening_balance = 1.0;      // redraw (up to 8 times) an opening whose value for the player
+                                     // to act is beyond +-this (1: keep every opening)
+  int fast_batch = 0;  // leaves in flight (search.batch) of a fast search; 0: search.batch
+  std::string full_root = "reuse";  // a full search's root: "reuse" the tree of the moves before,
+                                    // or start it "fresh" so that its noise reaches every playout
 };
 SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig defaults = {});
 
 struct SelfplayStats {
   int games = 0;
   int64_t positions = 0, full_positions = 0;
-  int64_t evaluations = 0;      // positions the searches asked the evaluator for
+  int64_t evaluations = 0;  // positions the searches asked the evaluator for
   double seconds = 0.0;
-  int resigned = 0;             // games ended by resignation
-  int would_resign = 0;         // played-out games in which a seat would have resigned
-  int false_resignations = 0;   // ... and did not lose
+  int resigned = 0;            // games ended by resignation
+  int would_resign = 0;        // played-out games in which a seat would have resigned
+  int false_resignations = 0;  // ... and did not lose
   int decisive = 0, draws = 0, capped = 0;
   double positions_per_s() const { return seconds > 0 ? positions / seconds : 0.0; }
 };
@@ -61,19 +62,21 @@ struct SelfplayStats {
 struct SelfplayJob {
   const Game* game = nullptr;
   SelfplayConfig selfplay;
-  SearchConfig search;           // noise is switched on for full searches
+  SearchConfig search;  // noise is switched on for full searches
   Evaluator* evaluator = nullptr;
   // When set, each game searches with its own evaluator made from the game's
   // seed instead (network-free evaluators: the game then repeats exactly,
   // whichever run or thread plays it).
   std::function<std::unique_ptr<Evaluator>(uint64_t seed)> evaluator_per_game;
-  ShardMeta meta;                // identity written to every shard
+  ShardMeta meta;  // identity written to every shard
   std::string out_dir;
   std::string file_prefix = "selfplay";
-  uint64_t seed = 1;             // with the game id, seeds each game
-  int64_t first_game_id = 0;     // game index i has id first_game_id + i
-  std::optional<std::vector<int64_t>> indices;  // the game indices to play; unset: 0 .. selfplay.games - 1
-  // Set (e.g. from progress): games not yet begun are left out; those in play finish and are written.
+  uint64_t seed = 1;          // with the game id, seeds each game
+  int64_t first_game_id = 0;  // game index i has id first_game_id + i
+  std::optional<std::vector<int64_t>>
+      indices;  // the game indices to play; unset: 0 .. selfplay.games - 1
+  // Set (e.g. from progress): games not yet begun are left out; those in play finish and are
+  // written.
   const std::atomic<bool>* stop = nullptr;
   // Called about every progress_seconds from the thread that called run_selfplay.
   std::function<void(const SelfplayStats&)> progress;
@@ -83,7 +86,8 @@ struct SelfplayJob {
 // The identity of the shards of a game's self-play (config_hash: of the resolved run config).
 ShardMeta shard_meta_for(const Game& game, uint64_t config_hash, int generation);
 
-// Plays the job's games (job.indices, or selfplay.games of them) and writes them; returns what happened.
+// Plays the job's games (job.indices, or selfplay.games of them) and writes them; returns what
+// happened.
 SelfplayStats run_selfplay(const SelfplayJob& job);
 
 // The games in the complete shards of dir whose file names start with prefix + "-".

@@ -19,9 +19,9 @@
 #include <unordered_set>
 #include <utility>
 
+#include "selfplay/shard_internal.h"
 #include "util/error.h"
 #include "util/files.h"
-#include "selfplay/shard_internal.h"
 
 namespace vzero {
 
@@ -78,14 +78,16 @@ namespace {
   throw Error("shard " + path + ": cannot write " + what);
 }
 
-void write_attr(hid_t loc, const std::string& path, const char* name, hid_t file_type, hid_t mem_type,
-                const void* value) {
+void write_attr(hid_t loc, const std::string& path, const char* name, hid_t file_type,
+                hid_t mem_type, const void* value) {
   H5Id space(H5Screate(H5S_SCALAR), H5Sclose);
   H5Id attr(H5Acreate2(loc, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  if (!attr.valid() || H5Awrite(attr.get(), mem_type, value) < 0) write_failed(path, std::string("attribute ") + name);
+  if (!attr.valid() || H5Awrite(attr.get(), mem_type, value) < 0)
+    write_failed(path, std::string("attribute ") + name);
 }
 
-void write_attr_int(hid_t loc, const std::string& path, const char* name, int64_t value, hid_t file_type) {
+void write_attr_int(hid_t loc, const std::string& path, const char* name, int64_t value,
+                    hid_t file_type) {
   write_attr(loc, path, name, file_type, H5T_NATIVE_INT64, &value);
 }
 
@@ -93,7 +95,8 @@ void write_attr_u64(hid_t loc, const std::string& path, const char* name, uint64
   write_attr(loc, path, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value);
 }
 
-void write_attr_string(hid_t loc, const std::string& path, const char* name, const std::string& value) {
+void write_attr_string(hid_t loc, const std::string& path, const char* name,
+                       const std::string& value) {
   H5Id type = string_type(value.size());
   std::string padded = value;
   padded.resize(std::max<size_t>(value.size(), 1), '\0');
@@ -102,8 +105,8 @@ void write_attr_string(hid_t loc, const std::string& path, const char* name, con
 
 // Creates dataset name (chunked along rows; shuffle for multi-byte numbers,
 // deflate, Fletcher32) with the given shape and writes data into it.
-void write_dataset(hid_t loc, const std::string& path, const char* name, hid_t file_type, hid_t mem_type,
-                   const std::vector<hsize_t>& dims, const void* data) {
+void write_dataset(hid_t loc, const std::string& path, const char* name, hid_t file_type,
+                   hid_t mem_type, const std::vector<hsize_t>& dims, const void* data) {
   const int rank = static_cast<int>(dims.size());
   std::vector<hsize_t> maxdims(dims), chunk(dims);
   maxdims[0] = H5S_UNLIMITED;
@@ -119,10 +122,12 @@ void write_dataset(hid_t loc, const std::string& path, const char* name, hid_t f
   H5Id space(H5Screate_simple(rank, dims.data(), maxdims.data()), H5Sclose);
   H5Id dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
   bool ok = space.valid() && dcpl.valid() && H5Pset_chunk(dcpl.get(), rank, chunk.data()) >= 0;
-  if (ok && H5Tget_size(file_type) > 1 && H5Tget_class(file_type) != H5T_STRING) ok = H5Pset_shuffle(dcpl.get()) >= 0;
+  if (ok && H5Tget_size(file_type) > 1 && H5Tget_class(file_type) != H5T_STRING)
+    ok = H5Pset_shuffle(dcpl.get()) >= 0;
   ok = ok && H5Pset_deflate(dcpl.get(), kDeflateLevel) >= 0 && H5Pset_fletcher32(dcpl.get()) >= 0;
   if (!ok) write_failed(path, std::string("dataset ") + name + " (properties)");
-  H5Id dset(H5Dcreate2(loc, name, file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose);
+  H5Id dset(H5Dcreate2(loc, name, file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+            H5Dclose);
   if (!dset.valid()) write_failed(path, std::string("dataset ") + name);
   if (elements > 0 && H5Dwrite(dset.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
     write_failed(path, std::string("dataset ") + name);
@@ -130,18 +135,21 @@ void write_dataset(hid_t loc, const std::string& path, const char* name, hid_t f
 }
 
 // Writes strings as a [n] dataset of fixed-length strings as wide as the longest.
-void write_strings(hid_t loc, const std::string& path, const char* name, const std::vector<std::string>& values) {
+void write_strings(hid_t loc, const std::string& path, const char* name,
+                   const std::vector<std::string>& values) {
   size_t width = 1;
   for (const auto& s : values) width = std::max(width, s.size());
   std::vector<char> buffer(values.size() * width, '\0');
-  for (size_t i = 0; i < values.size(); ++i) std::memcpy(buffer.data() + i * width, values[i].data(), values[i].size());
+  for (size_t i = 0; i < values.size(); ++i)
+    std::memcpy(buffer.data() + i * width, values[i].data(), values[i].size());
   H5Id type = string_type(width);
   write_dataset(loc, path, name, type.get(), type.get(), {values.size()}, buffer.data());
 }
 
 }  // namespace
 
-void shard_detail::write_file(const std::string& path, const ShardMeta& m, const Columns& c, bool sealed) {
+void shard_detail::write_file(const std::string& path, const ShardMeta& m, const Columns& c,
+                              bool sealed) {
   H5Id fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
   if (!fcpl.valid() || (sealed && H5Pset_userblock(fcpl.get(), kSealBytes) < 0))
     write_failed(path, "the file (user block)");
@@ -171,19 +179,24 @@ void shard_detail::write_file(const std::string& path, const ShardMeta& m, const
   H5Id half_file = half_type(true), half_mem = half_type(false);
   write_dataset(root, path, "planes", H5T_STD_U8LE, H5T_NATIVE_UINT8,
                 {n, hsize_t(m.planes), hsize_t(m.height), hsize_t(m.width)}, c.planes.data());
-  write_dataset(root, path, "scalars", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {n, hsize_t(m.scalars)}, c.scalars.data());
-  write_dataset(root, path, "policy_offset", H5T_STD_I64LE, H5T_NATIVE_INT64, {n + 1}, c.policy_offset.data());
-  write_dataset(root, path, "policy_index", H5T_STD_I32LE, H5T_NATIVE_INT32, {c.policy_index.size()},
-                c.policy_index.data());
-  write_dataset(root, path, "policy_weight", half_file.get(), half_mem.get(), {c.policy_weight.size()},
-                c.policy_weight.data());
-  write_dataset(root, path, "root_value", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {n, p}, c.root_value.data());
+  write_dataset(root, path, "scalars", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {n, hsize_t(m.scalars)},
+                c.scalars.data());
+  write_dataset(root, path, "policy_offset", H5T_STD_I64LE, H5T_NATIVE_INT64, {n + 1},
+                c.policy_offset.data());
+  write_dataset(root, path, "policy_index", H5T_STD_I32LE, H5T_NATIVE_INT32,
+                {c.policy_index.size()}, c.policy_index.data());
+  write_dataset(root, path, "policy_weight", half_file.get(), half_mem.get(),
+                {c.policy_weight.size()}, c.policy_weight.data());
+  write_dataset(root, path, "root_value", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {n, p},
+                c.root_value.data());
   write_dataset(root, path, "result", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {n, p}, c.result.data());
   write_dataset(root, path, "player", H5T_STD_I8LE, H5T_NATIVE_INT8, {n}, c.player.data());
   write_dataset(root, path, "ply", H5T_STD_I32LE, H5T_NATIVE_INT32, {n}, c.ply.data());
   write_dataset(root, path, "game_id", H5T_STD_I64LE, H5T_NATIVE_INT64, {n}, c.game_id.data());
-  write_dataset(root, path, "generation", H5T_STD_I32LE, H5T_NATIVE_INT32, {n}, c.generation.data());
-  write_dataset(root, path, "full_search", H5T_STD_U8LE, H5T_NATIVE_UINT8, {n}, c.full_search.data());
+  write_dataset(root, path, "generation", H5T_STD_I32LE, H5T_NATIVE_INT32, {n},
+                c.generation.data());
+  write_dataset(root, path, "full_search", H5T_STD_U8LE, H5T_NATIVE_UINT8, {n},
+                c.full_search.data());
 
   H5Id group(H5Gcreate2(root, "games", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
   if (!group.valid()) write_failed(path, "group games");
@@ -191,8 +204,10 @@ void shard_detail::write_file(const std::string& path, const ShardMeta& m, const
   write_dataset(gr, path, "game_id", H5T_STD_I64LE, H5T_NATIVE_INT64, {g}, c.g_game_id.data());
   write_dataset(gr, path, "seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, {g}, c.g_seed.data());
   write_strings(gr, path, "start_fen", c.g_start_fen);
-  write_dataset(gr, path, "action_offset", H5T_STD_I64LE, H5T_NATIVE_INT64, {g + 1}, c.g_action_offset.data());
-  write_dataset(gr, path, "actions", H5T_STD_I32LE, H5T_NATIVE_INT32, {c.g_actions.size()}, c.g_actions.data());
+  write_dataset(gr, path, "action_offset", H5T_STD_I64LE, H5T_NATIVE_INT64, {g + 1},
+                c.g_action_offset.data());
+  write_dataset(gr, path, "actions", H5T_STD_I32LE, H5T_NATIVE_INT32, {c.g_actions.size()},
+                c.g_actions.data());
   write_dataset(gr, path, "result", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {g, p}, c.g_result.data());
   write_strings(gr, path, "end_reason", c.g_end_reason);
   write_dataset(gr, path, "resigned", H5T_STD_U8LE, H5T_NATIVE_UINT8, {g}, c.g_resigned.data());
@@ -207,7 +222,8 @@ void shard_detail::seal_file(const std::string& path) {
   std::string header(kSealBytes, '\0');
   bool ok = ::fstat(fd, &st) == 0 && uint64_t(st.st_size) >= kSealBytes;
   if (ok) {
-    // The checksum covers everything after its own field: the rest of the user block (zeros) and the HDF5 file.
+    // The checksum covers everything after its own field: the rest of the user block (zeros) and
+    // the HDF5 file.
     uint64_t h = fnv1a(kFnvBasis, header.data() + kSealHashedFrom, kSealBytes - kSealHashedFrom);
     std::vector<char> buffer(1 << 20);
     for (off_t at = off_t(kSealBytes); ok && at < st.st_size;) {
@@ -223,7 +239,8 @@ void shard_detail::seal_file(const std::string& path) {
   }
   const int err = errno;
   ::close(fd);
-  if (!ok) throw Error("shard " + path + ": cannot write its checksum header: " + std::strerror(err));
+  if (!ok)
+    throw Error("shard " + path + ": cannot write its checksum header: " + std::strerror(err));
 }
 
 // ---------------------------------------------------------------- float16
@@ -235,7 +252,8 @@ uint16_t float_to_half(float value) {
   const uint32_t exponent = (x >> 23) & 0xffu;
   uint32_t mantissa = x & 0x7fffffu;
   if (exponent == 0xff) {  // inf stays inf; NaN stays a (quiet) NaN
-    return static_cast<uint16_t>(mantissa == 0 ? (sign | 0x7c00u) : (sign | 0x7e00u | (mantissa >> 13)));
+    return static_cast<uint16_t>(mantissa == 0 ? (sign | 0x7c00u)
+                                               : (sign | 0x7e00u | (mantissa >> 13)));
   }
   const int e = static_cast<int>(exponent) - 127 + 15;  // the half's biased exponent
   if (e >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
@@ -245,7 +263,8 @@ uint16_t float_to_half(float value) {
     const int shift = 14 - e;  // 14..24
     uint32_t half = mantissa >> shift;
     const uint32_t rest = mantissa & ((1u << shift) - 1), halfway = 1u << (shift - 1);
-    if (rest > halfway || (rest == halfway && (half & 1u))) ++half;  // may carry into the smallest normal
+    if (rest > halfway || (rest == halfway && (half & 1u)))
+      ++half;  // may carry into the smallest normal
     return static_cast<uint16_t>(sign | half);
   }
   uint32_t half = (static_cast<uint32_t>(e) << 10) | (mantissa >> 13);
@@ -280,7 +299,8 @@ namespace {
 // Throws Error(what + ": must be in [lo, hi]") unless lo <= v <= hi.
 void check_range(int64_t v, int64_t lo, int64_t hi, const std::string& what) {
   if (v < lo || v > hi)
-    throw Error(what + " is " + std::to_string(v) + ", must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    throw Error(what + " is " + std::to_string(v) + ", must be in [" + std::to_string(lo) + ", " +
+                std::to_string(hi) + "]");
 }
 
 void check_text(const std::string& s, const std::string& what) {
@@ -291,9 +311,10 @@ void check_text(const std::string& s, const std::string& what) {
 
 void check_shard_meta(const ShardMeta& m) {
   if (m.format_version != kShardFormatVersion)
-    throw Error("shard meta: format_version " + std::to_string(m.format_version) + ", this build writes " +
-                std::to_string(kShardFormatVersion));
-  if (m.variant.empty() || m.variant.size() > 256) throw Error("shard meta: variant must be 1 to 256 characters");
+    throw Error("shard meta: format_version " + std::to_string(m.format_version) +
+                ", this build writes " + std::to_string(kShardFormatVersion));
+  if (m.variant.empty() || m.variant.size() > 256)
+    throw Error("shard meta: variant must be 1 to 256 characters");
   check_text(m.variant, "shard meta: variant");
   check_range(m.planes, 1, 4096, "shard meta: planes");
   check_range(m.scalars, 0, 4096, "shard meta: scalars");
@@ -307,8 +328,8 @@ void check_shard_meta(const ShardMeta& m) {
 void check_game(const ShardMeta& m, const GameRecord& game, const std::vector<Sample>& samples) {
   const std::string where = "game " + std::to_string(game.game_id);
   if (game.result.size() != static_cast<size_t>(m.players))
-    throw Error(where + ": result has " + std::to_string(game.result.size()) + " values, expected " +
-                std::to_string(m.players));
+    throw Error(where + ": result has " + std::to_string(game.result.size()) +
+                " values, expected " + std::to_string(m.players));
   check_text(game.start_fen, where + ": start_fen");
   check_text(game.end_reason, where + ": end_reason");
   for (int32_t a : game.actions) check_range(a, 0, m.num_actions - 1, where + ": action");
@@ -318,7 +339,8 @@ void check_game(const ShardMeta& m, const GameRecord& game, const std::vector<Sa
     const std::string at = where + " sample " + std::to_string(i);
     auto sized = [&at](size_t got, size_t want, const char* what) {
       if (got != want)
-        throw Error(at + ": " + what + " has " + std::to_string(got) + " values, expected " + std::to_string(want));
+        throw Error(at + ": " + what + " has " + std::to_string(got) + " values, expected " +
+                    std::to_string(want));
     };
     sized(s.planes.size(), plane_values, "planes");
     sized(s.scalars.size(), static_cast<size_t>(m.scalars), "scalars");
@@ -326,10 +348,11 @@ void check_game(const ShardMeta& m, const GameRecord& game, const std::vector<Sa
     sized(s.root_value.size(), static_cast<size_t>(m.players), "root_value");
     sized(s.result.size(), static_cast<size_t>(m.players), "result");
     for (size_t k = 0; k < s.policy_index.size(); ++k) {
-      check_range(s.policy_index[k], k == 0 ? 0 : int64_t(s.policy_index[k - 1]) + 1, m.num_actions - 1,
-                  at + ": policy_index (ascending, in the action space)");
+      check_range(s.policy_index[k], k == 0 ? 0 : int64_t(s.policy_index[k - 1]) + 1,
+                  m.num_actions - 1, at + ": policy_index (ascending, in the action space)");
       const float w = s.policy_weight[k];
-      if (!(w >= 0.0f && w <= 1.0f)) throw Error(at + ": policy_weight " + std::to_string(w) + " is not in [0, 1]");
+      if (!(w >= 0.0f && w <= 1.0f))
+        throw Error(at + ": policy_weight " + std::to_string(w) + " is not in [0, 1]");
     }
     check_range(s.player, 0, m.players - 1, at + ": player");
     check_range(s.ply, 0, std::numeric_limits<int32_t>::max(), at + ": ply");
@@ -339,7 +362,8 @@ void check_game(const ShardMeta& m, const GameRecord& game, const std::vector<Sa
   }
 }
 
-void write_shard(const std::string& path, const ShardMeta& meta, const std::vector<GameRecord>& games,
+void write_shard(const std::string& path, const ShardMeta& meta,
+                 const std::vector<GameRecord>& games,
                  const std::vector<std::vector<Sample>>& samples_per_game) {
   check_shard_meta(meta);
   if (games.size() != samples_per_game.size())
@@ -349,7 +373,8 @@ void write_shard(const std::string& path, const ShardMeta& meta, const std::vect
   for (size_t g = 0; g < games.size(); ++g) {
     check_game(meta, games[g], samples_per_game[g]);
     if (!ids.insert(games[g].game_id).second)
-      throw Error("shard " + path + ": game_id " + std::to_string(games[g].game_id) + " appears twice");
+      throw Error("shard " + path + ": game_id " + std::to_string(games[g].game_id) +
+                  " appears twice");
   }
   std::error_code ec;
   if (fs::exists(path, ec)) throw Error("shard " + path + ": already exists");
@@ -362,7 +387,6 @@ void write_shard(const std::string& path, const ShardMeta& meta, const std::vect
       },
       Existing::refuse, "shard");
 }
-
 
 // ---------------------------------------------------------------- listing
 

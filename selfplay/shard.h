@@ -29,8 +29,8 @@ inline float round_to_half(float value) { return half_to_float(float_to_half(val
 // One shard, as read back.
 struct ShardData {
   ShardMeta meta;
-  std::vector<Sample> samples;   // in the order written
-  std::vector<GameRecord> games; // in the order written
+  std::vector<Sample> samples;    // in the order written
+  std::vector<GameRecord> games;  // in the order written
 };
 
 // Throws Error when meta cannot describe a shard (sizes out of range, empty variant).
@@ -41,7 +41,8 @@ void check_game(const ShardMeta& meta, const GameRecord& game, const std::vector
 // Writes one complete shard at path: first to path + ".tmp", then synced and
 // renamed to path; throws Error if path already exists or on any I/O failure
 // (the temporary file is removed). The games' samples are concatenated in order.
-void write_shard(const std::string& path, const ShardMeta& meta, const std::vector<GameRecord>& games,
+void write_shard(const std::string& path, const ShardMeta& meta,
+                 const std::vector<GameRecord>& games,
                  const std::vector<std::vector<Sample>>& samples_per_game);
 
 // The identity of a shard, from its attributes only; throws Error naming the

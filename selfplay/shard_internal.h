@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "util/error.h"
 #include "selfplay/sample.h"
+#include "util/error.h"
 
 namespace vzero::shard_detail {
 
@@ -74,7 +74,8 @@ inline H5Id half_type(bool little_endian_file) {
 // A fixed-length, null-padded ASCII string type of size bytes.
 inline H5Id string_type(size_t size) {
   H5Id t(H5Tcopy(H5T_C_S1), H5Tclose);
-  if (!t.valid() || H5Tset_size(t.get(), std::max<size_t>(size, 1)) < 0 || H5Tset_strpad(t.get(), H5T_STR_NULLPAD) < 0)
+  if (!t.valid() || H5Tset_size(t.get(), std::max<size_t>(size, 1)) < 0 ||
+      H5Tset_strpad(t.get(), H5T_STR_NULLPAD) < 0)
     throw Error("cannot make an HDF5 string type");
   return t;
 }
@@ -94,7 +95,9 @@ inline uint64_t fnv1a(uint64_t h, const void* data, size_t n) {
 // The canonical text of a shard's attributes, hashed into meta_hash.
 inline std::string meta_text(const ShardMeta& m, int64_t samples, int64_t games) {
   std::string s;
-  auto add = [&s](const char* key, const std::string& value) { s += std::string(key) + "=" + value + "\n"; };
+  auto add = [&s](const char* key, const std::string& value) {
+    s += std::string(key) + "=" + value + "\n";
+  };
   add("format_version", std::to_string(m.format_version));
   add("variant", m.variant);
   add("rules_hash", std::to_string(m.rules_hash));

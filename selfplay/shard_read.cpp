@@ -16,9 +16,9 @@
 #include <new>
 #include <unordered_set>
 
-#include "util/error.h"
 #include "selfplay/shard.h"
 #include "selfplay/shard_internal.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -62,7 +62,8 @@ void warn_legacy(const std::string& path) {
   static std::once_flag once;
   std::call_once(once, [&] {
     std::cerr << "vzero: warning: shard " << path
-              << " has no checksum header (written by a vzero before shard checksums); such shards are read "
+              << " has no checksum header (written by a vzero before shard checksums); such shards "
+                 "are read "
                  "without the whole-file check (said once)"
               << std::endl;
   });
@@ -73,7 +74,8 @@ void warn_legacy(const std::string& path) {
 Seal shard_detail::check_seal(const std::string& path, bool trust_checked) {
   const auto fail = [&](const std::string& what) { throw Error("shard " + path + ": " + what); };
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(errno == ENOENT ? "no such file" : std::string("cannot open: ") + std::strerror(errno));
+  if (fd < 0)
+    fail(errno == ENOENT ? "no such file" : std::string("cannot open: ") + std::strerror(errno));
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
@@ -86,18 +88,21 @@ Seal shard_detail::check_seal(const std::string& path, bool trust_checked) {
   std::string header(kSealBytes, '\0');
   const size_t head = size_t(std::min<uint64_t>(size, kSealBytes));
   if (head > 0 && ::pread(fd, header.data(), head, 0) != ssize_t(head)) fail("cannot read");
-  if (size >= sizeof kHdf5Signature && std::memcmp(header.data(), kHdf5Signature, sizeof kHdf5Signature) == 0)
+  if (size >= sizeof kHdf5Signature &&
+      std::memcmp(header.data(), kHdf5Signature, sizeof kHdf5Signature) == 0)
     return Seal::legacy;
   if (std::memcmp(header.data(), kSealMagic, sizeof kSealMagic) != 0) {
     // A sealed shard whose magic was damaged still has HDF5's signature right after the user block.
     char sig[sizeof kHdf5Signature] = {};
-    if (size >= kSealBytes + sizeof sig && ::pread(fd, sig, sizeof sig, off_t(kSealBytes)) == ssize_t(sizeof sig) &&
+    if (size >= kSealBytes + sizeof sig &&
+        ::pread(fd, sig, sizeof sig, off_t(kSealBytes)) == ssize_t(sizeof sig) &&
         std::memcmp(sig, kHdf5Signature, sizeof sig) == 0)
       fail("is damaged (its checksum header is broken)");
     return Seal::foreign;
   }
   if (size < kSealBytes || get_le64(header.data() + 8) != size)
-    fail("is damaged or truncated (its size, " + std::to_string(size) + " bytes, differs from its checksum header's)");
+    fail("is damaged or truncated (its size, " + std::to_string(size) +
+         " bytes, differs from its checksum header's)");
   uint64_t h = fnv1a(kFnvBasis, header.data() + kSealHashedFrom, kSealBytes - kSealHashedFrom);
   std::vector<char> buffer(1 << 20);
   for (uint64_t at = kSealBytes; at < size;) {
@@ -113,7 +118,8 @@ Seal shard_detail::check_seal(const std::string& path, bool trust_checked) {
 
 namespace {
 
-// An open shard being read (caller holds the HDF5 lock; check_seal passed); failures throw Error naming the file.
+// An open shard being read (caller holds the HDF5 lock; check_seal passed); failures throw Error
+// naming the file.
 class ShardFile {
  public:
   ShardFile(const std::string& path, Seal seal) : path_(path), legacy_(seal == Seal::legacy) {
@@ -122,7 +128,9 @@ class ShardFile {
     if (!file_.valid()) fail("cannot be opened as HDF5 (truncated or corrupt)");
   }
 
-  [[noreturn]] void fail(const std::string& what) const { throw Error("shard " + path_ + ": " + what); }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw Error("shard " + path_ + ": " + what);
+  }
   // Whether the file has no checksum header (a shard of an older vzero).
   bool legacy() const { return legacy_; }
   const std::string& path() const { return path_; }
@@ -148,15 +156,18 @@ class ShardFile {
   int64_t attr_int(const char* name, int64_t lo, int64_t hi) const {
     H5Id a = attribute(name, H5T_INTEGER);
     int64_t v = 0;
-    if (H5Aread(a.get(), H5T_NATIVE_INT64, &v) < 0) fail(std::string("cannot read attribute ") + name);
-    if (v < lo || v > hi) fail(std::string("attribute ") + name + " is out of range: " + std::to_string(v));
+    if (H5Aread(a.get(), H5T_NATIVE_INT64, &v) < 0)
+      fail(std::string("cannot read attribute ") + name);
+    if (v < lo || v > hi)
+      fail(std::string("attribute ") + name + " is out of range: " + std::to_string(v));
     return v;
   }
 
   uint64_t attr_u64(const char* name) const {
     H5Id a = attribute(name, H5T_INTEGER);
     uint64_t v = 0;
-    if (H5Aread(a.get(), H5T_NATIVE_UINT64, &v) < 0) fail(std::string("cannot read attribute ") + name);
+    if (H5Aread(a.get(), H5T_NATIVE_UINT64, &v) < 0)
+      fail(std::string("cannot read attribute ") + name);
     return v;
   }
 
@@ -167,7 +178,8 @@ class ShardFile {
     if (H5Tis_variable_str(type.get()) != 0 || size == 0 || size > 4096)
       fail(std::string("attribute ") + name + " is not a fixed-length string");
     std::string s(size, '\0');
-    if (H5Aread(a.get(), type.get(), s.data()) < 0) fail(std::string("cannot read attribute ") + name);
+    if (H5Aread(a.get(), type.get(), s.data()) < 0)
+      fail(std::string("cannot read attribute ") + name);
     return s.substr(0, s.find('\0'));
   }
 
@@ -175,27 +187,30 @@ class ShardFile {
 
   // Opens a dataset and checks its type (string_type: a fixed-length string),
   // shape, chunked layout and Fletcher32 filter.
-  H5Id dataset(const char* name, hid_t type, bool string_type, const std::vector<hsize_t>& dims) const {
+  H5Id dataset(const char* name, hid_t type, bool string_type,
+               const std::vector<hsize_t>& dims) const {
     const std::string what = std::string("dataset ") + name;
     if (!has_link(name)) fail("missing " + what);
     H5Id d(H5Dopen2(file_.get(), name, H5P_DEFAULT), H5Dclose);
     if (!d.valid()) fail("cannot open " + what);
     H5Id t(H5Dget_type(d.get()), H5Tclose);
-    const bool type_ok = string_type ? (t.valid() && H5Tget_class(t.get()) == H5T_STRING &&
-                                        H5Tis_variable_str(t.get()) == 0 && H5Tget_size(t.get()) <= 65536)
-                                     : (t.valid() && H5Tequal(t.get(), type) > 0);
+    const bool type_ok = string_type
+                             ? (t.valid() && H5Tget_class(t.get()) == H5T_STRING &&
+                                H5Tis_variable_str(t.get()) == 0 && H5Tget_size(t.get()) <= 65536)
+                             : (t.valid() && H5Tequal(t.get(), type) > 0);
     if (!type_ok) fail(what + " has the wrong element type");
     H5Id space(H5Dget_space(d.get()), H5Sclose);
     const int rank = space.valid() ? H5Sget_simple_extent_ndims(space.get()) : -1;
     std::vector<hsize_t> got(std::max(rank, 0));
-    if (rank != static_cast<int>(dims.size()) || H5Sget_simple_extent_dims(space.get(), got.data(), nullptr) < 0 ||
-        got != dims)
+    if (rank != static_cast<int>(dims.size()) ||
+        H5Sget_simple_extent_dims(space.get(), got.data(), nullptr) < 0 || got != dims)
       fail(what + " has the wrong shape (inconsistent sizes)");
     H5Id dcpl(H5Dget_create_plist(d.get()), H5Pclose);
     unsigned flags = 0, config = 0;
     size_t nelmts = 0;
     if (!dcpl.valid() || H5Pget_layout(dcpl.get()) != H5D_CHUNKED ||
-        H5Pget_filter_by_id2(dcpl.get(), H5Z_FILTER_FLETCHER32, &flags, &nelmts, nullptr, 0, nullptr, &config) < 0)
+        H5Pget_filter_by_id2(dcpl.get(), H5Z_FILTER_FLETCHER32, &flags, &nelmts, nullptr, 0,
+                             nullptr, &config) < 0)
       fail(what + " is not chunked with a Fletcher32 checksum");
     return d;
   }
@@ -230,7 +245,8 @@ class ShardFile {
 
   // Checks offsets (size n + 1) start at 0 and never decrease; returns the last.
   hsize_t check_offsets(const std::vector<int64_t>& offsets, const char* name) const {
-    if (offsets.empty() || offsets[0] != 0) fail(std::string("dataset ") + name + " does not start at 0");
+    if (offsets.empty() || offsets[0] != 0)
+      fail(std::string("dataset ") + name + " does not start at 0");
     for (size_t i = 1; i < offsets.size(); ++i)
       if (offsets[i] < offsets[i - 1]) fail(std::string("dataset ") + name + " decreases");
     return static_cast<hsize_t>(offsets.back());
@@ -307,11 +323,13 @@ ShardData read_shard(const std::string& path) {
     out.meta = read_meta(f, c.samples, c.games);
     const ShardMeta& m = out.meta;
     const hsize_t n = c.samples, g = c.games, p = m.players;
-    // Bound what a claimed size may make us allocate: 1 KiB per plane value is far beyond any real shard.
-    if (n * static_cast<hsize_t>(m.planes) * m.height * m.width > (hsize_t(1) << 40)) f.fail("sizes out of range");
+    // Bound what a claimed size may make us allocate: 1 KiB per plane value is far beyond any real
+    // shard.
+    if (n * static_cast<hsize_t>(m.planes) * m.height * m.width > (hsize_t(1) << 40))
+      f.fail("sizes out of range");
     H5Id half_file = half_type(true), half_mem = half_type(false);
-    f.read("planes", H5T_STD_U8LE, H5T_NATIVE_UINT8, {n, hsize_t(m.planes), hsize_t(m.height), hsize_t(m.width)},
-           c.planes);
+    f.read("planes", H5T_STD_U8LE, H5T_NATIVE_UINT8,
+           {n, hsize_t(m.planes), hsize_t(m.height), hsize_t(m.width)}, c.planes);
     f.read("scalars", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {n, hsize_t(m.scalars)}, c.scalars);
     f.read("policy_offset", H5T_STD_I64LE, H5T_NATIVE_INT64, {n + 1}, c.policy_offset);
     const hsize_t entries = f.check_offsets(c.policy_offset, "policy_offset");
@@ -334,7 +352,8 @@ ShardData read_shard(const std::string& path) {
     f.read("games/result", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {g, p}, c.g_result);
     c.g_end_reason = f.read_strings("games/end_reason", g);
     f.read("games/resigned", H5T_STD_U8LE, H5T_NATIVE_UINT8, {g}, c.g_resigned);
-    if (f.attr_u64("content_hash") != content_hash(c)) f.fail("data are corrupt (content_hash does not match)");
+    if (f.attr_u64("content_hash") != content_hash(c))
+      f.fail("data are corrupt (content_hash does not match)");
   } catch (const std::bad_alloc&) {
     throw Error("shard " + path + ": sizes too large to load");
   }
@@ -350,15 +369,18 @@ ShardData read_shard(const std::string& path) {
       game.game_id = c.g_game_id[gi];
       game.seed = c.g_seed[gi];
       game.start_fen = c.g_start_fen[gi];
-      game.actions.assign(c.g_actions.begin() + c.g_action_offset[gi], c.g_actions.begin() + c.g_action_offset[gi + 1]);
+      game.actions.assign(c.g_actions.begin() + c.g_action_offset[gi],
+                          c.g_actions.begin() + c.g_action_offset[gi + 1]);
       game.result.assign(c.g_result.begin() + gi * p, c.g_result.begin() + (gi + 1) * p);
       game.end_reason = c.g_end_reason[gi];
       game.resigned = c.g_resigned[gi] != 0;
       const size_t first = next;
       for (; next < static_cast<size_t>(c.samples) && c.game_id[next] == game.game_id; ++next) {
         Sample s;
-        s.planes.assign(c.planes.begin() + next * plane_values, c.planes.begin() + (next + 1) * plane_values);
-        s.scalars.assign(c.scalars.begin() + next * s_count, c.scalars.begin() + (next + 1) * s_count);
+        s.planes.assign(c.planes.begin() + next * plane_values,
+                        c.planes.begin() + (next + 1) * plane_values);
+        s.scalars.assign(c.scalars.begin() + next * s_count,
+                         c.scalars.begin() + (next + 1) * s_count);
         for (int64_t k = c.policy_offset[next]; k < c.policy_offset[next + 1]; ++k) {
           s.policy_index.push_back(c.policy_index[k]);
           s.policy_weight.push_back(half_to_float(c.policy_weight[k]));
@@ -375,7 +397,8 @@ ShardData read_shard(const std::string& path) {
       check_game(m, game, std::vector<Sample>(out.samples.begin() + first, out.samples.end()));
       out.games.push_back(std::move(game));
     }
-    if (next != static_cast<size_t>(c.samples)) throw Error("samples do not follow their games in order");
+    if (next != static_cast<size_t>(c.samples))
+      throw Error("samples do not follow their games in order");
     std::unordered_set<int64_t> ids(c.g_game_id.begin(), c.g_game_id.end());
     if (ids.size() != c.g_game_id.size()) throw Error("a game_id appears twice");
   } catch (const Error& e) {

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <utility>
 
-#include "util/error.h"
 #include "selfplay/shard.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -25,10 +25,14 @@ std::atomic<uint64_t>& shard_counter() {
 }  // namespace
 
 ShardWriter::ShardWriter(std::string dir, std::string prefix, ShardMeta meta, int games_per_shard)
-    : dir_(std::move(dir)), prefix_(std::move(prefix)), meta_(std::move(meta)), games_per_shard_(games_per_shard) {
+    : dir_(std::move(dir)),
+      prefix_(std::move(prefix)),
+      meta_(std::move(meta)),
+      games_per_shard_(games_per_shard) {
   check_shard_meta(meta_);
   if (games_per_shard_ < 1) throw Error("shard writer: games per shard must be at least 1");
-  if (prefix_.empty() || prefix_.find('/') != std::string::npos || prefix_.find('\0') != std::string::npos)
+  if (prefix_.empty() || prefix_.find('/') != std::string::npos ||
+      prefix_.find('\0') != std::string::npos)
     throw Error("shard writer: bad file name prefix '" + prefix_ + "'");
   std::error_code ec;
   fs::create_directories(dir_, ec);
@@ -48,7 +52,8 @@ void ShardWriter::add_game(GameRecord game, std::vector<Sample> samples) {
   check_game(meta_, game, samples);
   for (const GameRecord& g : games_)
     if (g.game_id == game.game_id)
-      throw Error("shard writer: game_id " + std::to_string(game.game_id) + " added twice to one shard");
+      throw Error("shard writer: game_id " + std::to_string(game.game_id) +
+                  " added twice to one shard");
   games_.push_back(std::move(game));
   samples_.push_back(std::move(samples));
   if (static_cast<int>(games_.size()) >= games_per_shard_) flush();
@@ -83,7 +88,8 @@ std::string ShardWriter::next_path() {
   }
 }
 
-AsyncShardWriter::AsyncShardWriter(std::string dir, std::string prefix, ShardMeta meta, int games_per_shard)
+AsyncShardWriter::AsyncShardWriter(std::string dir, std::string prefix, ShardMeta meta,
+                                   int games_per_shard)
     : meta_(meta), writer_(std::move(dir), std::move(prefix), std::move(meta), games_per_shard) {
   thread_ = std::thread([this] { run(); });
 }

@@ -1,7 +1,6 @@
 #pragma once
 // Helpers shared by the rule tests of single variants (shogi, world, parachute, ascending).
 #include <catch.hpp>
-
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -20,7 +19,8 @@ inline std::unique_ptr<GameState> state_of(const std::string& id, const std::str
 }
 
 // The FEN after playing moves (rules notation) from s.
-inline std::string fen_after(std::unique_ptr<GameState> s, std::initializer_list<const char*> moves) {
+inline std::string fen_after(std::unique_ptr<GameState> s,
+                             std::initializer_list<const char*> moves) {
   play(*s, moves);
   return s->fen();
 }

@@ -17,14 +17,16 @@ inline SearchConfig search_config(int sims, int batch) {
 }
 
 // The result of one search under config c and seed, from a fresh tree at root.
-inline SearchResult search_once(Evaluator& eval, const SearchConfig& c, uint64_t seed, const GameState& root) {
+inline SearchResult search_once(Evaluator& eval, const SearchConfig& c, uint64_t seed,
+                                const GameState& root) {
   Search search(eval, c, seed);
   search.set_root(root);
   return search.run();
 }
 
 // The state of game after the given actions from its start.
-inline std::unique_ptr<GameState> state_after(const Game& game, std::initializer_list<int> actions) {
+inline std::unique_ptr<GameState> state_after(const Game& game,
+                                              std::initializer_list<int> actions) {
   std::unique_ptr<GameState> s = game.new_state();
   for (int a : actions) s->apply(a);
   return s;

@@ -8,7 +8,8 @@
 
 namespace vzero::testing {
 
-// Self-play settings of a small run: its games, games in parallel, games per shard, and full and fast visits.
+// Self-play settings of a small run: its games, games in parallel, games per shard, and full and
+// fast visits.
 inline SelfplayConfig small_selfplay(int games, int parallel, int per_shard, int full, int fast) {
   SelfplayConfig sp;
   sp.games = games, sp.parallel_games = parallel, sp.games_per_shard = per_shard;
@@ -16,9 +17,10 @@ inline SelfplayConfig small_selfplay(int games, int parallel, int per_shard, int
   return sp;
 }
 
-// A job playing game with eval under settings sp into out_dir, its shards of generation `generation`.
-inline SelfplayJob selfplay_job(const Game& game, Evaluator& eval, const std::string& out_dir, const SelfplayConfig& sp,
-                                int generation = 0) {
+// A job playing game with eval under settings sp into out_dir, its shards of generation
+// `generation`.
+inline SelfplayJob selfplay_job(const Game& game, Evaluator& eval, const std::string& out_dir,
+                                const SelfplayConfig& sp, int generation = 0) {
   SelfplayJob job;
   job.game = &game;
   job.selfplay = sp;

@@ -1,11 +1,10 @@
 // 007 Chess and 007-detente: one test per rule (rules/007.md).
+#include <algorithm>
 #include <catch.hpp>
 
-#include <algorithm>
-
-#include "util/error.h"
 #include "game/builtin/games.h"
 #include "tests/test_util.h"
+#include "util/error.h"
 
 using vzero::testing::play;
 using vzero::testing::texts;
@@ -80,7 +79,8 @@ TEST_CASE("OO-6 repetition counts single moves and includes the turn phase", "[0
   }
   CHECK(c->end_reason() == "repetition");
   CHECK_FALSE(s->is_terminal());  // same board, other phase
-  CHECK(state("007", s->fen())->hash() != state("007", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")->hash());
+  CHECK(state("007", s->fen())->hash() !=
+        state("007", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")->hash());
   for (int i = 8; i < 24; ++i) play(*s, {cycle[i % 4]});
   CHECK(s->end_reason() == "repetition");
 }
@@ -102,11 +102,14 @@ TEST_CASE("OD-1 the piece moved on move 2 may not be captured on move 3", "[007-
   play(*plain, {"g1f3", "d7d5"});
   moves = texts(*plain);
   CHECK(std::count(moves.begin(), moves.end(), "e5d6") == 1);
-  CHECK(s->fen() == "rnbqkbnr/ppp1pppp/8/3pP3/8/5N2/PPPP1PPP/RNBQKB1R w KQkq d6 0 2 turn:w3 moved:f3 protected:d5");
+  CHECK(s->fen() ==
+        "rnbqkbnr/ppp1pppp/8/3pP3/8/5N2/PPPP1PPP/RNBQKB1R w KQkq d6 0 2 turn:w3 moved:f3 "
+        "protected:d5");
   CHECK(state("007-detente", s->fen())->hash() == s->hash());
 }
 
-TEST_CASE("OD-2 the move-1 piece may not move again on move 3, unless nothing else can", "[007-detente]") {
+TEST_CASE("OD-2 the move-1 piece may not move again on move 3, unless nothing else can",
+          "[007-detente]") {
   auto s = state("007-detente");
   play(*s, {"g1f3", "a7a6"});
   for (const std::string& m : texts(*s)) CHECK(m.substr(0, 2) != "f3");
@@ -133,7 +136,8 @@ TEST_CASE("007 FEN fields are checked", "[007][fen]") {
   CHECK_THROWS_AS(state("007", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 turn:w4"), vzero::Error);
   CHECK_THROWS_AS(state("007", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 turn:w1 turn:w1"), vzero::Error);
   CHECK_THROWS_AS(state("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 turn:w1"), vzero::Error);
-  CHECK_THROWS_AS(state("007-detente", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 turn:w1 moved:e1"), vzero::Error);
+  CHECK_THROWS_AS(state("007-detente", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 turn:w1 moved:e1"),
+                  vzero::Error);
   CHECK(state("007", "4k3/8/8/8/8/8/8/4K3 b - - 0 1 turn:w2")->fen() ==
         "4k3/8/8/8/8/8/8/4K3 b - - 0 1 turn:w2");
 }

@@ -8,7 +8,8 @@
 
 using namespace vzero;
 
-TEST_CASE("arena: a search beats a random player at attrition, and the line has the promised form", "[arena]") {
+TEST_CASE("arena: a search beats a random player at attrition, and the line has the promised form",
+          "[arena]") {
   const Game& game = game_by_id("attrition");
   PlayerContext ctx;
   ctx.game = &game;
@@ -35,7 +36,9 @@ TEST_CASE("arena: a search beats a random player at attrition, and the line has 
 // Equal players: with the seats rotated, A's expected score is its fair
 // share of the wins (ties shared) and its expected rank the middle one.
 // Seeded, so the figures repeat; the bounds are about four standard errors.
-TEST_CASE("arena: equal players score one half (2 seats) or their share (3 seats), seeded runs repeat", "[arena]") {
+TEST_CASE(
+    "arena: equal players score one half (2 seats) or their share (3 seats), seeded runs repeat",
+    "[arena]") {
   const auto run = [&](const std::string& variant, int games, int threads) {
     const Game& game = game_by_id(variant);
     ArenaConfig c;

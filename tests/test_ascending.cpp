@@ -1,19 +1,22 @@
 // Ascending the Throne: one test per rule (rules/ascending.md).
 #include <catch.hpp>
 
-#include "util/error.h"
 #include "game/builtin/games.h"
 #include "tests/rules_test_util.h"
+#include "util/error.h"
 
 using namespace vzero::testing;
 
 namespace {
 
-std::unique_ptr<vzero::GameState> at(const std::string& fen = "") { return state_of("ascending", fen); }
+std::unique_ptr<vzero::GameState> at(const std::string& fen = "") {
+  return state_of("ascending", fen);
+}
 
 }  // namespace
 
-TEST_CASE("AT-1 no check rule: a king may walk into attack, and mate does not end the game", "[ascending]") {
+TEST_CASE("AT-1 no check rule: a king may walk into attack, and mate does not end the game",
+          "[ascending]") {
   const std::string fen = "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1";
   CHECK_NOTHROW(at(fen)->text_to_action("e1d1"));
   CHECK_THROWS_AS(vzero::game_by_id("chess").new_state(fen)->text_to_action("e1d1"), vzero::Error);
@@ -46,11 +49,13 @@ TEST_CASE("AT-3 two candidates: the victim names the successor as an action", "[
   CHECK(s->perft(1) == 2);
 }
 
-TEST_CASE("AT-2a castling rights go with the king; a pawn promotes as it captures the king", "[ascending]") {
+TEST_CASE("AT-2a castling rights go with the king; a pawn promotes as it captures the king",
+          "[ascending]") {
   auto s = at("r3k2r/8/8/8/8/8/4q3/R3K2R b KQkq - 0 1");
   play(*s, {"e2e1"});
   CHECK(s->fen() == "r3k2r/8/8/8/8/8/8/R3q2R w kq - 0 2 succession");
-  CHECK(fen_after(at("3k4/8/8/8/8/8/1p6/R1K5 b - - 0 1"), {"b2c1n"}) == "3k4/8/8/8/8/8/8/K1n5 w - - 0 2");
+  CHECK(fen_after(at("3k4/8/8/8/8/8/1p6/R1K5 b - - 0 1"), {"b2c1n"}) ==
+        "3k4/8/8/8/8/8/8/K1n5 w - - 0 2");
 }
 
 TEST_CASE("AT-4 pawns never ascend; a promoted piece counts at once", "[ascending]") {
@@ -59,7 +64,8 @@ TEST_CASE("AT-4 pawns never ascend; a promoted piece counts at once", "[ascendin
   CHECK(s->fen() == "4k3/8/8/8/8/8/PP6/K3q3 w - - 0 2");
   auto promoted = at("4k3/P7/8/8/8/8/8/N3K2q w - - 0 1");
   play(*promoted, {"a7a8q", "h1e1"});
-  CHECK(promoted->fen() == "K3k3/8/8/8/8/8/8/N3q3 w - - 0 2");  // the new queen ascends, not the knight
+  CHECK(promoted->fen() ==
+        "K3k3/8/8/8/8/8/8/N3q3 w - - 0 2");  // the new queen ascends, not the knight
 }
 
 TEST_CASE("AT-5 a king captured with nothing to ascend loses", "[ascending]") {

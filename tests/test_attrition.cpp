@@ -1,16 +1,15 @@
 // Chivalrous Attrition (rules/attrition.md): one or more test cases per rule
 // id CA-1..CA-12, built from positions in the attrition FEN
 // (docs/fen-attrition.md), plus FEN, action and interface checks.
-#include <catch.hpp>
-
 #include <algorithm>
+#include <catch.hpp>
 #include <numeric>
 #include <random>
 #include <sstream>
 
 #include "game/attrition/attrition_state.h"
-#include "util/error.h"
 #include "game/builtin/games.h"
+#include "util/error.h"
 
 namespace {
 
@@ -58,7 +57,8 @@ TEST_CASE("CA-1 pieces move only as knights, seats act in order", "[attrition]")
   CHECK(three->current_player() == 0);
 }
 
-TEST_CASE("CA-2 placement is the first turn; two knights are two actions by one player", "[attrition]") {
+TEST_CASE("CA-2 placement is the first turn; two knights are two actions by one player",
+          "[attrition]") {
   auto one = at("attrition");
   CHECK(one->legal_actions().size() == 64);
   play(*one, "N@d4");
@@ -103,12 +103,14 @@ TEST_CASE("CA-4 placement on empty unmarked squares; moves avoid markers; captur
   CHECK_THROWS_AS(p->text_to_action("N@d4"), vzero::Error);
   // d4 reaches b3 and f5 (marked), e6 (an opponent knight), five free squares.
   auto s = at("attrition", "8/8/4b3/5x2/3a4/1x6/8/8 0 0 00 - 6");
-  CHECK(legal_texts(*s) == std::vector<std::string>{"d4b5", "d4c2", "d4c6", "d4e2", "d4e6", "d4f3"});
+  CHECK(legal_texts(*s) ==
+        std::vector<std::string>{"d4b5", "d4c2", "d4c6", "d4e2", "d4e6", "d4f3"});
   play(*s, "d4c6");  // not capturing is allowed
   CHECK(!s->is_terminal());
 }
 
-TEST_CASE("CA-5 mirror rule, one knight: no reflection of the first player's square", "[attrition]") {
+TEST_CASE("CA-5 mirror rule, one knight: no reflection of the first player's square",
+          "[attrition]") {
   auto s = at("attrition");
   play(*s, "N@h1");
   CHECK(s->legal_actions().size() == 60);
@@ -229,7 +231,8 @@ TEST_CASE("CA-9 two knights, ending both: one capture is not enough", "[attritio
   CHECK(s->returns() == std::vector<double>{1.0, -1.0});
 }
 
-TEST_CASE("CA-9 two knights, ending both: a player with no move for any knight loses", "[attrition]") {
+TEST_CASE("CA-9 two knights, ending both: a player with no move for any knight loses",
+          "[attrition]") {
   // Seat 1: a1 is stuck (b3, c2 marked), h1 still has g3.
   auto s = at("attrition-2k", "a2a4/8/8/8/8/1x6/2x2x2/b6b 1 0 00 - 12");
   CHECK(!s->is_terminal());
@@ -317,7 +320,8 @@ TEST_CASE("CA-11 four players: no move at one's turn is out, knights leave, mark
   CHECK(s->fen() == "8/8/8/8/3a1d2/1x4x1/2x2x2/b6c 0 0 0000 - 8");
 }
 
-TEST_CASE("CA-11 four players: the last seat left wins after a chain of eliminations", "[attrition]") {
+TEST_CASE("CA-11 four players: the last seat left wins after a chain of eliminations",
+          "[attrition]") {
   // Seat 0 captures seat 3; seats 1 and 2 are stuck: seat 0 is left alone.
   auto s = at("attrition-4p", "8/8/4d3/8/3a4/1x4x1/2x2x2/b6c 0 0 0000 - 8");
   play(*s, "d4e6");
@@ -357,10 +361,14 @@ TEST_CASE("attrition FEN: positions round-trip with the same hash", "[attrition]
   // The hash tells apart seat to act, first seat, placements and seats out,
   // but not the ply counter.
   const auto h = [](const char* id, const char* fen) { return at(id, fen)->hash(); };
-  CHECK(h("attrition", "8/8/4b3/8/3a4/8/8/8 0 0 00 - 2") != h("attrition", "8/8/4b3/8/3a4/8/8/8 1 0 00 - 2"));
-  CHECK(h("attrition", "8/8/4b3/8/3a4/8/8/8 0 0 00 - 2") != h("attrition", "8/8/4b3/8/3a4/8/8/8 0 1 00 - 2"));
-  CHECK(h("attrition", "8/8/4b3/8/3a4/8/8/8 0 0 00 - 2") == h("attrition", "8/8/4b3/8/3a4/8/8/8 0 0 00 - 7"));
-  CHECK(h("attrition-2k", "8/8/8/8/3a4/8/8/8 0 0 12 - 1") != h("attrition-2k", "8/8/8/8/4a3/8/8/8 0 0 12 - 1"));
+  CHECK(h("attrition", "8/8/4b3/8/3a4/8/8/8 0 0 00 - 2") !=
+        h("attrition", "8/8/4b3/8/3a4/8/8/8 1 0 00 - 2"));
+  CHECK(h("attrition", "8/8/4b3/8/3a4/8/8/8 0 0 00 - 2") !=
+        h("attrition", "8/8/4b3/8/3a4/8/8/8 0 1 00 - 2"));
+  CHECK(h("attrition", "8/8/4b3/8/3a4/8/8/8 0 0 00 - 2") ==
+        h("attrition", "8/8/4b3/8/3a4/8/8/8 0 0 00 - 7"));
+  CHECK(h("attrition-2k", "8/8/8/8/3a4/8/8/8 0 0 12 - 1") !=
+        h("attrition-2k", "8/8/8/8/4a3/8/8/8 0 0 12 - 1"));
   CHECK(h("attrition-4p", "8/8/4a3/8/3x1d2/1x4x1/2x2x2/x6x 3 0 0000 1m2m 9") !=
         h("attrition-4p", "8/8/4a3/8/3x1d2/1x4x1/2x2x2/x6x 3 0 0000 2m1m 9"));
 }
@@ -381,27 +389,27 @@ TEST_CASE("attrition FEN: malformed and hostile text is rejected", "[attrition][
       {"attrition-2k", "aaa5/8/8/8/8/8/8/6bb 0 0 00 - 5"},  // three knights
       {"attrition", "8/8/8/8/8/8/8/8 5 0 11 - 0"},          // seat to act
       {"attrition", "8/8/8/8/8/8/8/8 x 0 11 - 0"},
-      {"attrition", "8/8/8/8/8/8/8/8 0 2 11 - 0"},          // first seat
-      {"attrition", "8/8/8/8/8/8/8/8 0 0 111 - 0"},         // knights to place per seat
-      {"attrition", "8/8/8/8/8/8/8/8 0 0 21 - 0"},          // 2 knights in a 1-knight game
-      {"attrition", "8/8/8/8/8/8/8/8 0 0 11 - -1"},         // ply
+      {"attrition", "8/8/8/8/8/8/8/8 0 2 11 - 0"},   // first seat
+      {"attrition", "8/8/8/8/8/8/8/8 0 0 111 - 0"},  // knights to place per seat
+      {"attrition", "8/8/8/8/8/8/8/8 0 0 21 - 0"},   // 2 knights in a 1-knight game
+      {"attrition", "8/8/8/8/8/8/8/8 0 0 11 - -1"},  // ply
       {"attrition", "8/8/8/8/8/8/8/8 0 0 11 - 01"},
       {"attrition", "8/8/8/8/8/8/8/8 0 0 11 - 99999999999999999999"},
       {"attrition", "8/8/8/8/8/8/8/8 0 0 11 - 9999999"},
-      {"attrition", "8/8/8/8/8/8/8/8 0 0 11 -"},            // missing field
-      {"attrition", "8/8/8/8/8/8/8/8 0 0 11 - 0 extra"},    // extra field
-      {"attrition", "8/8/8/8/8/8/8/8  0 0 11 - 0"},         // double space
+      {"attrition", "8/8/8/8/8/8/8/8 0 0 11 -"},          // missing field
+      {"attrition", "8/8/8/8/8/8/8/8 0 0 11 - 0 extra"},  // extra field
+      {"attrition", "8/8/8/8/8/8/8/8  0 0 11 - 0"},       // double space
       {"attrition", "8/8/8/8/8/8/8/8 0 0 11 - 0 \xff\xfe"},
       {"attrition", "////////"},
       {"attrition", "8/8/8/8/8/8/8/8/ 0 0 11 - 0"},
       {"attrition", std::string(5000, '8')},
-      {"attrition", "x7/8/8/8/8/8/8/8 0 0 11 - 0"},         // marker before any move
-      {"attrition", "8/8/8/8/3a4/8/8/8 0 0 01 - 1"},        // seat 0 to act after placing
-      {"attrition", "8/8/8/8/8/8/8/7b 0 0 00 - 3"},         // seat 0 in play without a knight
-      {"attrition", "8/8/4b3/8/3a4/8/8/8 0 0 00 1c 2"},     // out but game not over
-      {"attrition", "8/8/4b3/8/3a4/8/8/8 - 0 00 - 2"},      // over but nobody out
-      {"attrition", "8/8/4a3/8/3x4/8/8/8 - 0 00 1x 3"},     // bad way out
-      {"attrition", "8/8/4a3/8/3x4/8/8/8 - 0 00 1c1c 3"},   // out twice
+      {"attrition", "x7/8/8/8/8/8/8/8 0 0 11 - 0"},            // marker before any move
+      {"attrition", "8/8/8/8/3a4/8/8/8 0 0 01 - 1"},           // seat 0 to act after placing
+      {"attrition", "8/8/8/8/8/8/8/7b 0 0 00 - 3"},            // seat 0 in play without a knight
+      {"attrition", "8/8/4b3/8/3a4/8/8/8 0 0 00 1c 2"},        // out but game not over
+      {"attrition", "8/8/4b3/8/3a4/8/8/8 - 0 00 - 2"},         // over but nobody out
+      {"attrition", "8/8/4a3/8/3x4/8/8/8 - 0 00 1x 3"},        // bad way out
+      {"attrition", "8/8/4a3/8/3x4/8/8/8 - 0 00 1c1c 3"},      // out twice
       {"attrition-3p", "8/8/4a3/8/3x1b2/8/8/8 2 0 000 1c 4"},  // out seat still on the board
       {"attrition-3p", "8/8/4a3/8/3x1c2/8/8/8 1 0 000 1c 4"},  // out seat to act
       {"attrition-3p", "8/8/8/8/3d4/8/8/8 0 0 111 - 0"},       // seat 3 of 3
@@ -439,7 +447,8 @@ TEST_CASE("attrition actions: a fixed numbering and clear errors for bad text", 
   CHECK_THROWS_WITH(s->text_to_action("i4j6"), Catch::Contains("illegal action"));
   CHECK_THROWS_WITH(s->text_to_action("N@d9"), Catch::Contains("illegal action"));
   CHECK_THROWS_WITH(s->text_to_action("N@e5"), Catch::Contains("illegal action"));  // not placing
-  CHECK_THROWS_WITH(s->text_to_action("h1g3"), Catch::Contains("illegal action"));  // not his knight
+  CHECK_THROWS_WITH(s->text_to_action("h1g3"),
+                    Catch::Contains("illegal action"));  // not his knight
   CHECK_THROWS_AS(s->apply(vzero::AttritionRules::move_action(7, 22)), vzero::Error);
   CHECK_THROWS_AS(s->apply(-1), vzero::Error);
   CHECK_THROWS_AS(s->apply(400), vzero::Error);
@@ -478,7 +487,8 @@ TEST_CASE("attrition state: undo, clone, cap and the diagram", "[attrition]") {
   play(*four, "N@a1 N@b1");
   CHECK(four->returns() == std::vector<double>{0.0, 0.0, 0.0, 0.0});
 
-  const std::string text = at("attrition-4p", "8/8/4a3/8/3x1d2/1x4x1/2x2x2/x6x 3 0 0000 1m2m 9")->to_text();
+  const std::string text =
+      at("attrition-4p", "8/8/4a3/8/3x1d2/1x4x1/2x2x2/x6x 3 0 0000 1m2m 9")->to_text();
   CHECK_THAT(text, Catch::Contains("Seat 3 to act"));
   CHECK_THAT(text, Catch::Contains("seat 1 (no move)"));
   CHECK_THAT(text, Catch::Contains("6 . . . . 0 . . ."));
@@ -489,7 +499,8 @@ TEST_CASE("attrition FEN: mutated FENs are rejected or read into positions that 
           "[attrition][fen]") {
   std::mt19937_64 rng(2024);
   const std::string alphabet = "abcdexy0123456789/- cm";
-  for (const char* id : {"attrition", "attrition-3p", "attrition-4p", "attrition-2k", "attrition-2k-sudden"}) {
+  for (const char* id :
+       {"attrition", "attrition-3p", "attrition-4p", "attrition-2k", "attrition-2k-sudden"}) {
     // FENs along a random game, then random one-character edits of them.
     std::vector<std::string> fens;
     auto s = at(id);
@@ -502,9 +513,15 @@ TEST_CASE("attrition FEN: mutated FENs are rejected or read into positions that 
       std::string f = fens[rng() % fens.size()];
       const size_t pos = rng() % f.size();
       switch (rng() % 3) {
-        case 0: f[pos] = alphabet[rng() % alphabet.size()]; break;
-        case 1: f.erase(pos, 1); break;
-        default: f.insert(pos, 1, alphabet[rng() % alphabet.size()]); break;
+        case 0:
+          f[pos] = alphabet[rng() % alphabet.size()];
+          break;
+        case 1:
+          f.erase(pos, 1);
+          break;
+        default:
+          f.insert(pos, 1, alphabet[rng() % alphabet.size()]);
+          break;
       }
       INFO(id << " '" << f << "'");
       std::unique_ptr<vzero::GameState> m;

@@ -1,8 +1,7 @@
 // One conformance test run over every registered variant: random games
 // through the narrow game interface, checking its invariants at every ply.
-#include <catch.hpp>
-
 #include <algorithm>
+#include <catch.hpp>
 #include <numeric>
 #include <random>
 

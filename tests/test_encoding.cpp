@@ -1,10 +1,9 @@
 // Encoding tests: shapes for every variant, the view of the player to act.
 #include <catch.hpp>
-
 #include <random>
 
-#include "game/encoding.h"
 #include "game/builtin/games.h"
+#include "game/encoding.h"
 #include "test_util.h"
 
 using namespace vzero;
@@ -18,7 +17,8 @@ struct Encoded {
 
 Encoded encode(const GameState& s) {
   const EncodingSpec& e = s.game().encoding();
-  Encoded out{std::vector<uint8_t>(size_t(e.planes) * e.plane_size()), std::vector<float>(e.scalars)};
+  Encoded out{std::vector<uint8_t>(size_t(e.planes) * e.plane_size()),
+              std::vector<float>(e.scalars)};
   s.encode(out.planes.data(), out.scalars.data());
   return out;
 }
@@ -78,7 +78,8 @@ TEST_CASE("encoding: chess planes are the player to act's first", "[encoding]") 
   CHECK(x.scalars[0] == 0.0f);  // white to act
 }
 
-TEST_CASE("encoding: attrition seats are rotated so that the player to act comes first", "[encoding]") {
+TEST_CASE("encoding: attrition seats are rotated so that the player to act comes first",
+          "[encoding]") {
   const Game& game = game_by_id("attrition-3p");
   const EncodingSpec& e = game.encoding();
   auto s = game.new_state();

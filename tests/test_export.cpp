@@ -10,12 +10,12 @@
 #include <set>
 
 #include "game/builtin/games.h"
-#include "util/error.h"
 #include "net/checkpoint.h"
 #include "net/export.h"
 #include "net/model.h"
 #include "net_test_util.h"
 #include "test_util.h"
+#include "util/error.h"
 
 // glog (through LibTorch) defines CHECK; Catch's must win.
 #undef CHECK

@@ -2,10 +2,10 @@
 // model found by "auto") and the JSON session's model, on tiny checkpoints.
 #include <nlohmann/json.hpp>
 
-#include "game/builtin/games.h"
 #include "frontend/json_session.h"
 #include "frontend/uci.h"
 #include "frontend_test_util.h"
+#include "game/builtin/games.h"
 #include "net/checkpoint.h"
 #include "net/server.h"
 #include "test_util.h"

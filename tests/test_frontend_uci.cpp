@@ -7,10 +7,10 @@
 #include <sstream>
 #include <thread>
 
-#include "game/builtin/games.h"
 #include "frontend/analysis.h"
 #include "frontend/uci.h"
 #include "frontend_test_util.h"
+#include "game/builtin/games.h"
 #include "test_util.h"
 
 using namespace vzero;

@@ -3,9 +3,9 @@
 #include <catch.hpp>
 #include <optional>
 
-#include "util/error.h"
 #include "game/builtin/games.h"
 #include "game/variant.h"
+#include "util/error.h"
 
 namespace {
 

@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "game/builtin/games.h"
-#include "util/error.h"
-#include "search/config.h"
 #include "match/game_record.h"
 #include "match/players.h"
+#include "search/config.h"
+#include "util/error.h"
 
 using namespace vzero;
 

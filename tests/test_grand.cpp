@@ -1,11 +1,10 @@
 // FIDE chess and Grand Chess rules (rules/chess.md, rules/grand.md).
+#include <algorithm>
 #include <catch.hpp>
 
-#include <algorithm>
-
-#include "util/error.h"
 #include "game/builtin/games.h"
 #include "tests/test_util.h"
+#include "util/error.h"
 
 using vzero::testing::texts;
 
@@ -28,7 +27,8 @@ TEST_CASE("CH-1 chess starts from the FIDE position", "[chess]") {
 }
 
 TEST_CASE("GR-1 GR-2 a 10x10 board and Freeling's setup", "[grand]") {
-  CHECK(grand()->fen() == "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1");
+  CHECK(grand()->fen() ==
+        "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1");
   CHECK(grand()->text_to_action("j3j4") >= 0);
 }
 
@@ -47,10 +47,11 @@ TEST_CASE("GR-4 pawns double-step from their start rank; en passant as in chess"
   CHECK(std::count(moves.begin(), moves.end(), "f6e7") == 1);
 }
 
-TEST_CASE("GR-5 promotion: optional on ranks 8-9, compulsory on 10, only to lost pieces", "[grand]") {
+TEST_CASE("GR-5 promotion: optional on ranks 8-9, compulsory on 10, only to lost pieces",
+          "[grand]") {
   // White has lost everything but the king: all six types are available.
   auto s = grand("4k5/10/6P3/10/10/10/10/10/4K5/10 w - - 0 1");
-  CHECK(count_prefix(texts(*s), "g8g9") == 7);   // stay a pawn, or six promotions
+  CHECK(count_prefix(texts(*s), "g8g9") == 7);  // stay a pawn, or six promotions
   auto last = grand("4k5/6P3/10/10/10/10/10/10/4K5/10 w - - 0 1");
   CHECK(count_prefix(texts(*last), "g9g10") == 6);  // must promote
   CHECK_THROWS_AS(last->text_to_action("g9g10"), vzero::Error);
@@ -61,7 +62,9 @@ TEST_CASE("GR-5 promotion: optional on ranks 8-9, compulsory on 10, only to lost
   CHECK(std::count(moves.begin(), moves.end(), "g8g9r") == 1);
 }
 
-TEST_CASE("GR-6 a pawn with nothing to promote to may not reach the 10th rank, yet gives check there", "[grand]") {
+TEST_CASE(
+    "GR-6 a pawn with nothing to promote to may not reach the 10th rank, yet gives check there",
+    "[grand]") {
   auto s = grand("4k5/P9/10/10/10/10/10/10/1NBQKCABN1/R8R w - - 0 1");
   CHECK(count_prefix(texts(*s), "a9") == 0);
   // The same pawn attacks b10: with White to move, Black would be in check.
@@ -69,8 +72,9 @@ TEST_CASE("GR-6 a pawn with nothing to promote to may not reach the 10th rank, y
 }
 
 TEST_CASE("GR-7 no castling; stalemate is a draw", "[grand]") {
-  CHECK_THROWS_AS(grand("r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w KQkq - 0 1"),
-                  vzero::Error);
+  CHECK_THROWS_AS(
+      grand("r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w KQkq - 0 1"),
+      vzero::Error);
   auto s = grand("k9/2Q7/10/10/10/10/10/10/10/9K b - - 0 1");
   CHECK(s->is_terminal());
   CHECK(s->end_reason() == "stalemate");

@@ -11,7 +11,6 @@
 
 #undef CHECK  // glog's, through LibTorch; Catch's must win
 #include <catch.hpp>
-
 #include <filesystem>
 #include <set>
 
@@ -41,8 +40,9 @@ Sample sample(float result0, float root0, int ply, int moves_left) {
 void make_shards(const fs::path& dir, int games, int generation, int64_t first_id) {
   const Game& game = game_by_id("attrition");
   RolloutEvaluator eval(1);
-  SelfplayJob job = vzero::testing::selfplay_job(game, eval, (dir / "shards").string(),
-                                                 vzero::testing::small_selfplay(games, 1, 10, 32, 8), generation);
+  SelfplayJob job =
+      vzero::testing::selfplay_job(game, eval, (dir / "shards").string(),
+                                   vzero::testing::small_selfplay(games, 1, 10, 32, 8), generation);
   job.first_game_id = first_id;
   job.file_prefix = "gen" + std::to_string(generation);
   run_selfplay(job);
@@ -84,7 +84,8 @@ TEST_CASE("win/draw/loss and moves-left targets", "[training][learning]") {
   CHECK(t.wdl[2] == Approx(0.0));
 }
 
-TEST_CASE("the window grows with the positions generated, up to its limit", "[training][learning]") {
+TEST_CASE("the window grows with the positions generated, up to its limit",
+          "[training][learning]") {
   TrainConfig c;
   c.window_positions = 500000;
   CHECK(window_size(c, 10) == 500000);  // fixed unless growth is on
@@ -123,7 +124,8 @@ TEST_CASE("the window knows moves left and caps the bootstrap's share", "[traini
   for (const Sample& s : capped.train) kept += s.generation == 0;
   CHECK(int64_t(capped.train.size()) - kept == rest);  // the network's games all stay
   CHECK(kept < bootstrap);
-  CHECK(double(kept) / double(capped.train.size()) < 0.4);  // about a quarter (whole games are kept)
+  CHECK(double(kept) / double(capped.train.size()) <
+        0.4);  // about a quarter (whole games are kept)
   // The same games every time.
   const ReplayWindow again = load_window(game, shards, 1000000, 0.0, 0.25);
   CHECK(again.train.size() == capped.train.size());
@@ -139,9 +141,11 @@ TEST_CASE("a win/draw/loss and moves-left model learns its targets", "[training]
   make_shards(dir, 20, 0, 0);
   const RunConfig c = parse_run_config(
       "variant = \"attrition\"\nseed = 3\n"
-      "[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\nvalue_head = \"wdl\"\nmoves_left_head = true\n"
+      "[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\nvalue_head = \"wdl\"\nmoves_left_head "
+      "= true\n"
       "global_pooling = 1\n"
-      "[train]\nbatch_size = 64\nthreads = 1\nlr = 0.02\nlr_warmup_steps = 5\nholdout_fraction = 0.0\n",
+      "[train]\nbatch_size = 64\nthreads = 1\nlr = 0.02\nlr_warmup_steps = 5\nholdout_fraction = "
+      "0.0\n",
       "test config");
   const Game& game = game_by_id("attrition");
   const ReplayWindow w = load_window(game, (dir / "shards").string(), 1000000, 0.0);
@@ -157,7 +161,8 @@ TEST_CASE("a win/draw/loss and moves-left model learns its targets", "[training]
   CHECK(after.value_mse < before.value_mse);
 }
 
-TEST_CASE("inference with random symmetry answers through one of the board's symmetries", "[net][learning]") {
+TEST_CASE("inference with random symmetry answers through one of the board's symmetries",
+          "[net][learning]") {
   const Game& game = game_by_id("attrition");
   const std::vector<BoardSymmetry> syms = board_symmetries(game);
   REQUIRE(syms.size() == 7);
@@ -194,7 +199,8 @@ TEST_CASE("inference with random symmetry answers through one of the board's sym
       for (size_t k = 0; k < legal.size(); ++k)
         sum += p[k] = std::exp(logits[g ? g->action[size_t(legal[k])] : legal[k]].item<double>());
       bool same = true;
-      for (size_t k = 0; k < legal.size(); ++k) same = same && std::abs(p[k] / sum - out[0].priors[k]) < 1e-4;
+      for (size_t k = 0; k < legal.size(); ++k)
+        same = same && std::abs(p[k] / sum - out[0].priors[k]) < 1e-4;
       if (same) matched = view;
     }
     CHECK(matched >= 0);

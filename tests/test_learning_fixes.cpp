@@ -34,7 +34,8 @@ namespace {
 RunConfig losalamos_config(int max_plies) {
   std::ostringstream text;
   text << "variant = \"losalamos\"\nseed = 3\n[selfplay]\nmax_plies = " << max_plies
-       << "\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n[train]\nbatch_size = 32\nthreads = 1\n";
+       << "\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n[train]\nbatch_size = "
+          "32\nthreads = 1\n";
   return parse_run_config(text.str(), "test config");
 }
 
@@ -51,7 +52,8 @@ std::vector<float> sample_input(const GameState& s) {
 
 // Plays the first legal action n times on s.
 void play_first(GameState& s, int n) {
-  for (int i = 0; i < n && !s.is_terminal(); ++i) s.apply(s.legal_actions()[size_t(i) % s.legal_actions().size()]);
+  for (int i = 0; i < n && !s.is_terminal(); ++i)
+    s.apply(s.legal_actions()[size_t(i) % s.legal_actions().size()]);
 }
 
 }  // namespace
@@ -94,7 +96,8 @@ TEST_CASE("a checkpoint older than input_plies takes the cap of the config besid
   // A run folder: RUN/models/gen-NNN.pt reads RUN/config.toml.
   const fs::path run = vzero::testing::temp_dir("learn-fallback");
   fs::create_directories(run / "models");
-  write_text_file((run / "config.toml").string(), "variant = 'losalamos'\n[selfplay]\nmax_plies = 120\n");
+  write_text_file((run / "config.toml").string(),
+                  "variant = 'losalamos'\n[selfplay]\nmax_plies = 120\n");
   CHECK(checkpoint_plies_fallback((run / "models" / "gen-001.pt").string()) == 120);
   write_text_file((run / "config.toml").string(), "[selfplay]\nmax_plies = -4\n");
   CHECK_THROWS_AS(checkpoint_plies_fallback((run / "models" / "gen-001.pt").string()), Error);
@@ -103,10 +106,18 @@ TEST_CASE("a checkpoint older than input_plies takes the cap of the config besid
 
 TEST_CASE("end reasons fall into the diagnostics' classes") {
   GameRecord g;
-  for (const auto& [reason, cls] : std::vector<std::pair<std::string, std::string>>{
-           {"checkmate", "mate"}, {"king-captured", "mate"}, {"repetition", "repetition"},
-           {"perpetual-check", "repetition"}, {"cap", "cap"}, {"resign", "resign"}, {"stalemate", "other"},
-           {"fifty-move", "other"}, {"capture", "mate"}, {"no-move", "mate"}, {"last-standing", "mate"}}) {
+  for (const auto& [reason, cls] :
+       std::vector<std::pair<std::string, std::string>>{{"checkmate", "mate"},
+                                                        {"king-captured", "mate"},
+                                                        {"repetition", "repetition"},
+                                                        {"perpetual-check", "repetition"},
+                                                        {"cap", "cap"},
+                                                        {"resign", "resign"},
+                                                        {"stalemate", "other"},
+                                                        {"fifty-move", "other"},
+                                                        {"capture", "mate"},
+                                                        {"no-move", "mate"},
+                                                        {"last-standing", "mate"}}) {
     g.end_reason = reason;
     CHECK(end_reason_class(g) == cls);
   }
@@ -116,7 +127,8 @@ TEST_CASE("a generation's diagnostics count its games and targets from its shard
   const Game& game = game_by_id("attrition");
   const fs::path dir = vzero::testing::temp_dir("learn-diag");
   RolloutEvaluator eval(3);
-  SelfplayJob job = vzero::testing::selfplay_job(game, eval, dir.string(), vzero::testing::small_selfplay(6, 1, 3, 8, 4));
+  SelfplayJob job = vzero::testing::selfplay_job(game, eval, dir.string(),
+                                                 vzero::testing::small_selfplay(6, 1, 3, 8, 4));
   job.file_prefix = "gen1";
   job.selfplay.max_plies = 8;  // some games hit the cap: draws
   const SelfplayStats stats = run_selfplay(job);
@@ -129,7 +141,8 @@ TEST_CASE("a generation's diagnostics count its games and targets from its shard
   CHECK(d.draws == Approx(double(stats.draws) / 6));
   CHECK(d.mean_abs_root_value > 0.0);
   CHECK(d.mean_abs_root_value <= 1.0);
-  // The result alone is the target (root_value_weight 0): |target| is 1 in decisive games, 0 in draws.
+  // The result alone is the target (root_value_weight 0): |target| is 1 in decisive games, 0 in
+  // draws.
   CHECK(d.mean_abs_value_target <= 1.0);
   if (stats.draws == 0) CHECK(d.mean_abs_value_target == Approx(1.0));
   // Another prefix holds nothing.
@@ -140,9 +153,11 @@ TEST_CASE("metrics.csv of an older version stays readable and takes the diagnost
   const fs::path dir = vzero::testing::temp_dir("learn-legacy-metrics");
   const RunFolder folder(dir.string());
   const std::string legacy =
-      "generation,games,positions,selfplay_pos_per_s,selfplay_evals_per_s,mean_batch,cache_hit_rate,"
+      "generation,games,positions,selfplay_pos_per_s,selfplay_evals_per_s,mean_batch,cache_hit_"
+      "rate,"
       "train_steps,train_samples_per_s,policy_loss,value_loss,val_policy_top1,val_value_mse,"
-      "score_vs_prev,elo_vs_prev,score_vs_gen0,elo_vs_gen0,score_vs_baseline,elo_vs_baseline,promoted,"
+      "score_vs_prev,elo_vs_prev,score_vs_gen0,elo_vs_gen0,score_vs_baseline,elo_vs_baseline,"
+      "promoted,"
       "current_model,seconds\n1,10,500,1,1,1,0,20,1,1,1,0.5,0.2,,,,,,,1,1,7\n";
   write_text_file(folder.metrics_path(), legacy);
   std::vector<MetricsRow> rows = folder.read_metrics();
@@ -173,7 +188,8 @@ struct CountingEvaluator : Evaluator {
   size_t largest = 0;
   int64_t positions = 0;
   explicit CountingEvaluator(Evaluator& e) : inner(e) {}
-  void evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) override {
+  void evaluate(const std::vector<const GameState*>& states,
+                std::vector<Evaluation>& out) override {
     {
       std::lock_guard<std::mutex> lock(m);
       largest = std::max(largest, states.size());
@@ -186,7 +202,8 @@ struct CountingEvaluator : Evaluator {
 
 // Every node of the tree below node marked as a repetition draw, with whether its position
 // really repeats one of its path (hashes of the path from the root, state at node).
-void repetitions(const Node& node, GameState& state, std::vector<uint64_t>& path, int& marked, int& repeating) {
+void repetitions(const Node& node, GameState& state, std::vector<uint64_t>& path, int& marked,
+                 int& repeating) {
   for (const Edge& e : node.edges) {
     if (!e.child) continue;
     state.apply(e.action);
@@ -207,7 +224,8 @@ void repetitions(const Node& node, GameState& state, std::vector<uint64_t>& path
 
 TEST_CASE("search.two_fold_draw scores a position repeated inside the tree as a draw") {
   const Game& game = game_by_id("chess");
-  auto root = game.new_state("4k3/8/8/4p3/4P3/8/8/4K3 w - - 0 1");  // kings shuffle behind locked pawns
+  auto root =
+      game.new_state("4k3/8/8/4p3/4P3/8/8/4K3 w - - 0 1");  // kings shuffle behind locked pawns
   ConstantEvaluator eval;
   for (bool on : {false, true}) {
     SearchConfig c;
@@ -252,7 +270,8 @@ TEST_CASE("train.wdl_target: a draw target that does not grow from uncertainty")
   s.player = 0;
   s.result = {0.0f, 0.0f};  // a drawn game
   s.root_value = {0.2f, -0.2f};
-  RunConfig config = parse_run_config("variant = \"attrition\"\n[train]\nroot_value_weight = 0.5\n", "test");
+  RunConfig config =
+      parse_run_config("variant = \"attrition\"\n[train]\nroot_value_weight = 0.5\n", "test");
   SampleTargets t = sample_targets(s, config.train);  // mix: the uncertain part of q is draw mass
   CHECK(t.wdl[0] == Approx(0.1));
   CHECK(t.wdl[1] == Approx(0.9));
@@ -277,16 +296,20 @@ TEST_CASE("train.wdl_target: a draw target that does not grow from uncertainty")
 }
 
 TEST_CASE("train.lr_schedule: step halving or a cosine to lr_min") {
-  RunConfig config = parse_run_config("[train]\nlr = 0.1\nlr_warmup_steps = 0\nlr_decay_steps = 100\n", "test");
+  RunConfig config =
+      parse_run_config("[train]\nlr = 0.1\nlr_warmup_steps = 0\nlr_decay_steps = 100\n", "test");
   CHECK(scheduled_lr(config.train, 99) == Approx(0.1));
   CHECK(scheduled_lr(config.train, 100) == Approx(0.05));
   config = parse_run_config(
-      "[train]\nlr = 0.1\nlr_warmup_steps = 0\nlr_decay_steps = 100\nlr_schedule = \"cosine\"\nlr_min = 0.01\n", "test");
+      "[train]\nlr = 0.1\nlr_warmup_steps = 0\nlr_decay_steps = 100\nlr_schedule = "
+      "\"cosine\"\nlr_min = 0.01\n",
+      "test");
   CHECK(scheduled_lr(config.train, 0) == Approx(0.1));
   CHECK(scheduled_lr(config.train, 50) == Approx(0.055));
   CHECK(scheduled_lr(config.train, 100) == Approx(0.01));
   CHECK(scheduled_lr(config.train, 5000) == Approx(0.01));
-  CHECK_THROWS_WITH(parse_run_config("[train]\nlr_schedule = \"cosine\"\n", "test"), Catch::Contains("lr_decay_steps"));
+  CHECK_THROWS_WITH(parse_run_config("[train]\nlr_schedule = \"cosine\"\n", "test"),
+                    Catch::Contains("lr_decay_steps"));
   CHECK_THROWS_AS(parse_run_config("[train]\nlr_schedule = \"linear\"\n", "test"), Error);
 }
 
@@ -294,7 +317,8 @@ TEST_CASE("train.fast_value_weight: fast-search positions' value targets count b
   const Game& game = game_by_id("attrition");
   const fs::path dir = vzero::testing::temp_dir("learn-fast-value");
   RolloutEvaluator eval(5);
-  SelfplayJob job = vzero::testing::selfplay_job(game, eval, dir.string(), vzero::testing::small_selfplay(4, 1, 4, 8, 4));
+  SelfplayJob job = vzero::testing::selfplay_job(game, eval, dir.string(),
+                                                 vzero::testing::small_selfplay(4, 1, 4, 8, 4));
   job.selfplay.full_fraction = 0.5;
   run_selfplay(job);
   const ReplayWindow window = load_window(game, dir.string(), 100000, 0.0);
@@ -308,11 +332,13 @@ TEST_CASE("train.fast_value_weight: fast-search positions' value targets count b
   REQUIRE(fast > 0);
   const auto trained = [&](double weight, const ReplayWindow& w) {
     std::ostringstream text;
-    text << "variant = \"attrition\"\nseed = 3\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n"
+    text << "variant = \"attrition\"\nseed = 3\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = "
+            "16\n"
          << "[train]\nbatch_size = 16\nthreads = 1\nfast_value_weight = " << weight << "\n";
     Trainer t(game, parse_run_config(text.str(), "test"), "");
     t.train(w, 3);
-    const std::string path = (dir / ("w" + std::to_string(weight) + std::to_string(&w == &window) + ".pt")).string();
+    const std::string path =
+        (dir / ("w" + std::to_string(weight) + std::to_string(&w == &window) + ".pt")).string();
     t.save(path, 1);
     return load_checkpoint(path);
   };
@@ -322,7 +348,8 @@ TEST_CASE("train.fast_value_weight: fast-search positions' value targets count b
       if (!torch::equal(pa[i], pb[i])) return false;
     return true;
   };
-  CHECK(same(trained(0.0, window), trained(0.0, flipped)));     // fast positions teach the value nothing
+  CHECK(
+      same(trained(0.0, window), trained(0.0, flipped)));  // fast positions teach the value nothing
   CHECK_FALSE(same(trained(1.0, window), trained(1.0, flipped)));  // the default: they count fully
   CHECK_THROWS_AS(parse_run_config("[train]\nfast_value_weight = 2\n", "test"), Error);
 }
@@ -331,9 +358,11 @@ TEST_CASE("selfplay.fast_batch and selfplay.full_root") {
   const Game& game = game_by_id("attrition");
   RolloutEvaluator rollout(2);
   const auto play = [&](int fast_batch, const std::string& full_root, double full_fraction) {
-    const fs::path dir = vzero::testing::temp_dir("learn-sp-" + std::to_string(fast_batch) + full_root);
+    const fs::path dir =
+        vzero::testing::temp_dir("learn-sp-" + std::to_string(fast_batch) + full_root);
     CountingEvaluator eval(rollout);
-    SelfplayJob job = vzero::testing::selfplay_job(game, eval, dir.string(), vzero::testing::small_selfplay(2, 1, 2, 24, 16));
+    SelfplayJob job = vzero::testing::selfplay_job(game, eval, dir.string(),
+                                                   vzero::testing::small_selfplay(2, 1, 2, 24, 16));
     job.search.batch = 8;
     job.selfplay.full_fraction = full_fraction;
     job.selfplay.fast_batch = fast_batch;
@@ -347,7 +376,8 @@ TEST_CASE("selfplay.fast_batch and selfplay.full_root") {
   // A fresh root spends a full search's visits anew at every move: more evaluations per position.
   const auto [l1, reuse_evals, reuse_positions] = play(0, "reuse", 1.0);
   const auto [l2, fresh_evals, fresh_positions] = play(0, "fresh", 1.0);
-  CHECK(double(fresh_evals) / double(fresh_positions) > double(reuse_evals) / double(reuse_positions));
+  CHECK(double(fresh_evals) / double(fresh_positions) >
+        double(reuse_evals) / double(reuse_positions));
   CHECK_THROWS_AS(parse_run_config("[selfplay]\nfull_root = \"new\"\n", "test"), Error);
   CHECK_THROWS_AS(parse_run_config("[selfplay]\nfast_batch = -1\n", "test"), Error);
 }
@@ -359,7 +389,7 @@ TEST_CASE("loop.measure_every and loop.saturated_score") {
     if (measures_generation(config.loop, g)) measured.push_back(g);
   CHECK((measured == std::vector<int>{3, 6, 9, 10}));  // and always the last
   config = parse_run_config("[loop]\n", "test");
-  CHECK(measures_generation(config.loop, 1));  // the default: every generation
+  CHECK(measures_generation(config.loop, 1));          // the default: every generation
   CHECK(measuring_games(config.loop, 1.0, 40) == 40);  // saturated_score 0: off
   config = parse_run_config("[loop]\nsaturated_score = 0.95\nsaturated_games = 8\n", "test");
   CHECK(measuring_games(config.loop, 0.97, 40) == 8);
@@ -396,7 +426,8 @@ TEST_CASE("train.extra_symmetries: Los Alamos' left-right mirror is exact (no ca
       for (int a : s->legal_actions()) mapped.push_back(m.action[size_t(a)]);
       std::sort(mapped.begin(), mapped.end());
       REQUIRE(mapped == image->legal_actions());
-      std::vector<uint8_t> pa(size_t(spec.planes) * spec.plane_size()), pb(pa.size()), pm(pa.size());
+      std::vector<uint8_t> pa(size_t(spec.planes) * spec.plane_size()), pb(pa.size()),
+          pm(pa.size());
       std::vector<float> sa(spec.scalars), sb(spec.scalars);
       s->encode(pa.data(), sa.data());
       image->encode(pb.data(), sb.data());
@@ -408,22 +439,28 @@ TEST_CASE("train.extra_symmetries: Los Alamos' left-right mirror is exact (no ca
   }
   // The trainer takes them (and refuses a name no board has).
   RunConfig config = parse_run_config(
-      "variant = \"losalamos\"\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n[train]\nthreads = 1\n"
-      "extra_symmetries = [\"mirror-files\"]\n", "test");
+      "variant = \"losalamos\"\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = "
+      "16\n[train]\nthreads = 1\n"
+      "extra_symmetries = [\"mirror-files\"]\n",
+      "test");
   CHECK_NOTHROW(Trainer(game, config, ""));
   CHECK_THROWS_AS(parse_run_config("[train]\nextra_symmetries = [\"mirror\"]\n", "test"), Error);
 }
 
-TEST_CASE("loop.bootstrap_player: a player spec plays the bootstrap games, its moves the policy targets") {
+TEST_CASE(
+    "loop.bootstrap_player: a player spec plays the bootstrap games, its moves the policy "
+    "targets") {
   const Game& game = game_by_id("attrition");
   const auto play = [&](const std::string& name) {
     const fs::path dir = vzero::testing::temp_dir("learn-bootstrap-" + name);
     ConstantEvaluator unused;
-    SelfplayJob job = vzero::testing::selfplay_job(game, unused, dir.string(), vzero::testing::small_selfplay(3, 1, 2, 8, 4));
+    SelfplayJob job = vzero::testing::selfplay_job(game, unused, dir.string(),
+                                                   vzero::testing::small_selfplay(3, 1, 2, 8, 4));
     job.file_prefix = "gen1";
     job.first_game_id = 100000000;
     job.seed = 9;
-    const SelfplayStats stats = play_bootstrap_games(job, "mcts:sims=8,evaluator=rollout", 2, SearchConfig{});
+    const SelfplayStats stats =
+        play_bootstrap_games(job, "mcts:sims=8,evaluator=rollout", 2, SearchConfig{});
     CHECK(stats.games == 3);
     return vzero::testing::read_all_shards(dir);
   };
@@ -437,7 +474,7 @@ TEST_CASE("loop.bootstrap_player: a player spec plays the bootstrap games, its m
       const Sample& s = a.samples[k++];
       CHECK(s.game_id == g.game_id);
       CHECK(s.policy_index == std::vector<int32_t>{action});  // the move played
-      CHECK(s.root_value == g.result);                       // no search value: the result
+      CHECK(s.root_value == g.result);                        // no search value: the result
     }
   }
   CHECK(k == a.samples.size());
@@ -448,7 +485,8 @@ TEST_CASE("loop.bootstrap_player: a player spec plays the bootstrap games, its m
       [&] {
         const fs::path dir = vzero::testing::temp_dir("learn-bootstrap-bad");
         ConstantEvaluator unused;
-        SelfplayJob job = vzero::testing::selfplay_job(game, unused, dir.string(), vzero::testing::small_selfplay(1, 1, 1, 8, 4));
+        SelfplayJob job = vzero::testing::selfplay_job(
+            game, unused, dir.string(), vzero::testing::small_selfplay(1, 1, 1, 8, 4));
         play_bootstrap_games(job, "nosuchplayer:x=1", 0, SearchConfig{});
       }(),
       Error);

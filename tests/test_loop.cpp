@@ -4,13 +4,11 @@
 // metrics, lock) that a kill cannot corrupt. The whole loop killed and
 // restarted: scripts/kill-test.sh (CTest kill_loop).
 #include <catch.hpp>
-
 #include <filesystem>
 #include <map>
 #include <sstream>
 
 #include "game/builtin/games.h"
-#include "util/error.h"
 #include "search/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/shard.h"
@@ -18,6 +16,7 @@
 #include "training/run_dir.h"
 #include "training/train_run.h"
 #include "training/window.h"
+#include "util/error.h"
 
 using namespace vzero;
 namespace fs = std::filesystem;
@@ -48,14 +47,16 @@ std::map<int64_t, GameRecord> games_by_id(const fs::path& dir) {
   std::map<int64_t, GameRecord> out;
   for (const std::string& p : list_shards(dir.string()))
     for (GameRecord& g : read_shard(p).games)
-      if (!out.emplace(g.game_id, g).second) throw Error("game id " + std::to_string(g.game_id) + " twice");
+      if (!out.emplace(g.game_id, g).second)
+        throw Error("game id " + std::to_string(g.game_id) + " twice");
   return out;
 }
 
 }  // namespace
 
 TEST_CASE("selfplay: a game is the same whichever run or thread plays it", "[loop]") {
-  const fs::path all = vzero::testing::temp_dir("loop-sp-all"), parts = vzero::testing::temp_dir("loop-sp-parts");
+  const fs::path all = vzero::testing::temp_dir("loop-sp-all"),
+                 parts = vzero::testing::temp_dir("loop-sp-parts");
   run_selfplay(rollout_job(all, 6));
   // The same games in two runs, out of order, on four threads.
   SelfplayJob job = rollout_job(parts, 6);
@@ -140,7 +141,8 @@ TEST_CASE("replay window: duplicate games once, in the order of game id and ply"
   fs::remove_all(dir);
 }
 
-TEST_CASE("training: the loop's training of a generation runs once, however often it is called", "[loop]") {
+TEST_CASE("training: the loop's training of a generation runs once, however often it is called",
+          "[loop]") {
   const fs::path dir = vzero::testing::temp_dir("loop-train");
   run_selfplay(rollout_job(dir / "shards", 4));
   const RunConfig config = parse_run_config(
@@ -157,10 +159,12 @@ TEST_CASE("training: the loop's training of a generation runs once, however ofte
   TrainRequest gen2;
   gen2.generation = 2;
   CHECK(run_training({config, dir.string(), quiet}, gen2).report.step == 60);
-  CHECK(run_training({config, dir.string(), quiet}).report.step == 90);  // `vzero train`: a new training each time
+  CHECK(run_training({config, dir.string(), quiet}).report.step ==
+        90);  // `vzero train`: a new training each time
   CHECK(run_training({config, dir.string(), quiet}).report.step == 120);
   write_text_file((dir / "models" / "train-target.txt").string(), "120\n");
-  CHECK_THROWS_WITH(run_training({config, dir.string(), quiet}, gen2), Catch::Contains("malformed"));
+  CHECK_THROWS_WITH(run_training({config, dir.string(), quiet}, gen2),
+                    Catch::Contains("malformed"));
   fs::remove_all(dir);
 }
 
@@ -177,7 +181,8 @@ TEST_CASE("run folder: the progress of a generation reads back exactly", "[loop]
   CHECK(same.number("arena_prev") == 0.625);
   CHECK_THROWS_AS(same.number("train"), Error);
   CHECK_THROWS_AS(same.number("selfplay"), Error);
-  CHECK_FALSE(GenerationProgress(RunFolder(dir.string()), 5).has("train"));  // another generation's record
+  CHECK_FALSE(
+      GenerationProgress(RunFolder(dir.string()), 5).has("train"));  // another generation's record
   fs::remove_all(dir);
 }
 
@@ -190,7 +195,8 @@ TEST_CASE("run folder: metrics rows are written whole and read defensively", "[l
   const auto row = [](int g) {
     MetricsRow r;
     r.generation = g;
-    r.score_vs_prev = r.elo_vs_prev = r.score_vs_gen0 = r.elo_vs_gen0 = r.score_vs_baseline = r.elo_vs_baseline = 0.0;
+    r.score_vs_prev = r.elo_vs_prev = r.score_vs_gen0 = r.elo_vs_gen0 = r.score_vs_baseline =
+        r.elo_vs_baseline = 0.0;
     r.promoted = true;
     r.current_model = g;
     r.seconds = 5;
@@ -199,8 +205,8 @@ TEST_CASE("run folder: metrics rows are written whole and read defensively", "[l
   folder.append_metrics(row(1));
   folder.append_metrics(row(2));
   const std::string empty(9, ',');  // the self-play diagnostics, not given
-  CHECK(read_text_file(path) == std::string(kMetricsColumns) + "\n1" + zeros + "1,5" + empty + "\n2" + zeros + "2,5" +
-                                    empty + "\n");
+  CHECK(read_text_file(path) == std::string(kMetricsColumns) + "\n1" + zeros + "1,5" + empty +
+                                    "\n2" + zeros + "2,5" + empty + "\n");
   const auto rows = folder.read_metrics();
   REQUIRE(rows.size() == 2);
   CHECK(rows[1].current_model == 2);
@@ -210,11 +216,12 @@ TEST_CASE("run folder: metrics rows are written whole and read defensively", "[l
     write_text_file(path, text);
     CHECK_THROWS_WITH(folder.read_metrics(), Catch::Contains(message));
   };
-  fails_with(good + "3" + zeros + "3,5" + empty, "no line end");                  // a partial last row
-  fails_with(good + "3,0,0\n", "expected 31 cells, found 3");            // a short row
-  fails_with(good + "2" + zeros + "2,5" + empty + "\n", "generation '2' where 3");    // a generation twice
-  fails_with(good + "3" + zeros + "x,5" + empty + "\n", "current_model 'x'");         // not a number
-  fails_with("generation,games\n", "not the metrics header");            // another version's columns
+  fails_with(good + "3" + zeros + "3,5" + empty, "no line end");  // a partial last row
+  fails_with(good + "3,0,0\n", "expected 31 cells, found 3");     // a short row
+  fails_with(good + "2" + zeros + "2,5" + empty + "\n",
+             "generation '2' where 3");                                        // a generation twice
+  fails_with(good + "3" + zeros + "x,5" + empty + "\n", "current_model 'x'");  // not a number
+  fails_with("generation,games\n", "not the metrics header");  // another version's columns
   fails_with("", "empty");
   fs::remove_all(dir);
 }
@@ -229,7 +236,9 @@ TEST_CASE("run folder: one process at a time", "[loop]") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("run folder: a run goes on across versions that add config keys, not across other configs", "[loop]") {
+TEST_CASE(
+    "run folder: a run goes on across versions that add config keys, not across other configs",
+    "[loop]") {
   const fs::path dir = vzero::testing::temp_dir("loop-config-identity");
   const RunConfig config = parse_run_config("variant = \"attrition\"\nseed = 4\n", "test config");
   // What an older build wrote: the same run without a key added since ([model] value_head).

@@ -8,8 +8,6 @@
 #include <sstream>
 
 #include "game/builtin/games.h"
-#include "util/error.h"
-#include "util/files.h"
 #include "match/game_record.h"
 #include "match/match_stats.h"
 #include "test_util.h"
@@ -17,6 +15,8 @@
 #include "training/gate.h"
 #include "training/loop.h"
 #include "training/run_dir.h"
+#include "util/error.h"
+#include "util/files.h"
 
 using namespace vzero;
 namespace fs = std::filesystem;
@@ -265,8 +265,7 @@ TEST_CASE("loop: opponents that cannot play are refused before the run starts", 
                     Catch::Contains("nosuchkind"));
   const RunConfig three = parse_run_config(
       "variant = \"attrition-3p\"\n[loop]\ngate = \"sprt\"\nopenings = \"none\"\n", "t");
-  CHECK_THROWS_WITH(prepare_loop_matches({three, dir.string(), log}),
-                    Catch::Contains("2-player"));
+  CHECK_THROWS_WITH(prepare_loop_matches({three, dir.string(), log}), Catch::Contains("2-player"));
   fs::remove_all(dir);
 }
 

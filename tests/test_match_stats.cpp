@@ -10,7 +10,8 @@ using namespace vzero;
 namespace {
 
 // Checks an estimate's score interval, Elo, margin and LOS against hand-computed values (to 1e-4).
-void check_by_hand(const EloEstimate& e, double score_lo, double score_hi, double elo, double margin, double los) {
+void check_by_hand(const EloEstimate& e, double score_lo, double score_hi, double elo,
+                   double margin, double los) {
   CHECK(e.score_lo == Approx(score_lo).epsilon(1e-4));
   CHECK(e.score_hi == Approx(score_hi).epsilon(1e-4));
   CHECK(e.elo == Approx(elo).epsilon(1e-4));

@@ -2,7 +2,6 @@
 // search code tends to assume alternates; real positions check that mates,
 // self-mates and won endgames are handled; seeded searches reproduce.
 #include <catch.hpp>
-
 #include <set>
 
 #include "game/builtin/games.h"
@@ -23,7 +22,8 @@ SearchConfig plain(int sims, int batch = 1) { return vzero::testing::search_conf
 // Every position looks the same: +0.9 for seat 0, -0.9 for seat 1.
 class OptimistEvaluator : public Evaluator {
  public:
-  void evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) override {
+  void evaluate(const std::vector<const GameState*>& states,
+                std::vector<Evaluation>& out) override {
     out.resize(states.size());
     for (size_t i = 0; i < states.size(); ++i) {
       const size_t n = states[i]->legal_actions().size();
@@ -124,7 +124,8 @@ TEST_CASE("k in a row: first-play urgency comes from the parent's player", "[mct
   }
 }
 
-TEST_CASE("k in a row: tree reuse keeps the subtree when the same player acts again", "[mcts][turns]") {
+TEST_CASE("k in a row: tree reuse keeps the subtree when the same player acts again",
+          "[mcts][turns]") {
   TurnsGame g(2, 3, 2, false);
   auto s = g.new_state();
   ConstantEvaluator eval;
@@ -173,7 +174,8 @@ TEST_CASE("k in a row: root noise reshapes the root for a player acting again", 
   CHECK(*std::max_element(r.visits.begin(), r.visits.end()) < 200);
 }
 
-TEST_CASE("k in a row: temperature follows the game's ply, not the player's turns", "[mcts][turns]") {
+TEST_CASE("k in a row: temperature follows the game's ply, not the player's turns",
+          "[mcts][turns]") {
   TurnsGame g(2, 3, 2, false);
   ConstantEvaluator eval;
   SearchConfig c = plain(60);
@@ -245,7 +247,8 @@ TEST_CASE("search: seeded single-thread searches reproduce exactly", "[mcts]") {
 namespace {
 
 // The action the search picks in a position, and whether it proved the result.
-std::pair<std::string, bool> best_move(const std::string& variant, const std::string& fen, int sims) {
+std::pair<std::string, bool> best_move(const std::string& variant, const std::string& fen,
+                                       int sims) {
   const Game& game = game_by_id(variant);
   auto s = game.new_state(fen);
   ConstantEvaluator eval;
@@ -256,14 +259,17 @@ std::pair<std::string, bool> best_move(const std::string& variant, const std::st
 
 }  // namespace
 
-TEST_CASE("search finds mate in 1 and mate in 2 in chess with a uniform evaluator", "[mcts][mate]") {
-  CHECK(best_move("chess", "7k/R7/8/8/8/8/8/1R5K w - - 0 1", 400) == std::make_pair(std::string("b1b8"), true));
+TEST_CASE("search finds mate in 1 and mate in 2 in chess with a uniform evaluator",
+          "[mcts][mate]") {
+  CHECK(best_move("chess", "7k/R7/8/8/8/8/8/1R5K w - - 0 1", 400) ==
+        std::make_pair(std::string("b1b8"), true));
   // 1.Rb7 Kg8 2.Ra8#
   CHECK(best_move("chess", "7k/8/8/8/8/8/1R6/R6K w - - 0 1", 20000) ==
         std::make_pair(std::string("b2b7"), true));
 }
 
-TEST_CASE("search finds mate in 1 and mate in 2 in Grand Chess with a uniform evaluator", "[mcts][mate]") {
+TEST_CASE("search finds mate in 1 and mate in 2 in Grand Chess with a uniform evaluator",
+          "[mcts][mate]") {
   CHECK(best_move("grand", "9k/R9/10/10/10/10/10/10/10/1R7K w - - 0 1", 400) ==
         std::make_pair(std::string("b1b10"), true));
   // 1.Rb9 Ki10 2.Ra10#
@@ -271,7 +277,8 @@ TEST_CASE("search finds mate in 1 and mate in 2 in Grand Chess with a uniform ev
         std::make_pair(std::string("b2b9"), true));
 }
 
-TEST_CASE("007: the search avoids mating its own king with the opponent's piece on move 2", "[mcts][007]") {
+TEST_CASE("007: the search avoids mating its own king with the opponent's piece on move 2",
+          "[mcts][007]") {
   // White chooses move 2 (a black piece): Ra1 would mate White, who then loses (OO-5).
   const std::string fen = "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1 turn:w2";
   const Game& game = game_by_id("007");
@@ -297,7 +304,8 @@ TEST_CASE("007: the search avoids mating its own king with the opponent's piece 
 TEST_CASE("attrition: a won endgame is won", "[mcts][attrition]") {
   // Seat 0 (a1) has a long path c2-e1-g2-h4-f5 and a dead end b3; seat 1
   // (h8) has two moves left (f7, d8). Going c2 wins; b3 loses.
-  const std::string fen = "xxx1xxxb/xxxxx1xx/xxxxxxxx/xxxxx1xx/xxxxxxx1/x1xxxxxx/xx1xxx1x/axxx1xxx 0 0 00 - 40";
+  const std::string fen =
+      "xxx1xxxb/xxxxx1xx/xxxxxxxx/xxxxx1xx/xxxxxxx1/x1xxxxxx/xx1xxx1x/axxx1xxx 0 0 00 - 40";
   const Game& game = game_by_id("attrition");
   auto s = game.new_state(fen);
   HeuristicEvaluator eval;

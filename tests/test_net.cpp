@@ -9,13 +9,13 @@
 #include <thread>
 
 #include "game/builtin/games.h"
-#include "util/error.h"
-#include "search/search.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
 #include "net/server.h"
 #include "net_test_util.h"
+#include "search/search.h"
 #include "test_util.h"
+#include "util/error.h"
 
 // glog (through LibTorch) defines CHECK; Catch's must win.
 #undef CHECK
@@ -437,9 +437,9 @@ TEST_CASE("net: the inference forms fold batch norm and give the trained model's
   for (const Case& c : cases) {
     const Game& game = game_by_id(c.game);
     PolicyValueNet m = small_model(game, c.config, 11);
-    const torch::Tensor x = torch::randn({6, m->identity.channels, m->identity.height,
-                                          m->identity.width},
-                                         torch::TensorOptions().dtype(torch::kFloat));
+    const torch::Tensor x =
+        torch::randn({6, m->identity.channels, m->identity.height, m->identity.width},
+                     torch::TensorOptions().dtype(torch::kFloat));
     torch::NoGradGuard g;
     const NetOutput want = m->forward(x);
     for (const char* form : {"folded", "channels_last", "unfolded"}) {

@@ -1,22 +1,23 @@
 // Parachute chess rules (rules/parachute.md): one test or more per rule id,
 // each from a position where the rule decides, and each new piece alone.
-#include <catch.hpp>
-
 #include <algorithm>
+#include <catch.hpp>
 #include <cctype>
 #include <random>
 
-#include "util/error.h"
-#include "game/fairy/fairy_rules.h"
 #include "game/builtin/games.h"
+#include "game/fairy/fairy_rules.h"
 #include "game/variant.h"
 #include "tests/rules_test_util.h"
+#include "util/error.h"
 
 using namespace vzero::testing;
 
 namespace {
 
-std::unique_ptr<vzero::GameState> parachute(const std::string& fen = "") { return state_of("parachute", fen); }
+std::unique_ptr<vzero::GameState> parachute(const std::string& fen = "") {
+  return state_of("parachute", fen);
+}
 
 const Moves kAround = {"d4c3", "d4c4", "d4c5", "d4d3", "d4d5", "d4e3", "d4e4", "d4e5"};
 
@@ -29,11 +30,14 @@ TEST_CASE("PC-1 a 7x7 board, three pieces each on it, the rest in hand", "[parac
   CHECK(std::count(board.begin(), board.end(), '/') == 6);
   CHECK_NOTHROW(parachute("7/7/7/7/7/7/K5k w - - 0 1"));
   CHECK_THROWS_AS(parachute("8/7/7/7/7/7/K5k w - - 0 1"), vzero::Error);
-  CHECK(std::count_if(board.begin(), board.end(), [](char c) { return std::isupper(c) && c != 'Y'; }) == 3);
+  CHECK(std::count_if(board.begin(), board.end(),
+                      [](char c) { return std::isupper(c) && c != 'Y'; }) == 3);
   CHECK(std::count_if(board.begin(), board.end(), [](char c) { return std::islower(c); }) == 3);
 }
 
-TEST_CASE("PC-2 each army: the chess pieces plus camel, rocket, elephant, dorje, joker; one yingyang", "[parachute]") {
+TEST_CASE(
+    "PC-2 each army: the chess pieces plus camel, rocket, elephant, dorje, joker; one yingyang",
+    "[parachute]") {
   const std::string fen = parachute()->fen();
   const std::string pieces = fen.substr(0, fen.find(' '));
   const auto n = [&](char c) { return std::count(pieces.begin(), pieces.end(), c); };
@@ -50,7 +54,8 @@ TEST_CASE("PC-3 the project's start position", "[parachute]") {
         "2nkn2/7/7/3Y3/7/7/2NKN2[QRRBBPPPPPPPPMXEDJqrrbbppppppppmxedj] w - - 0 1");
 }
 
-TEST_CASE("PC-4 drops on the own first three ranks; captured pieces leave the game", "[parachute]") {
+TEST_CASE("PC-4 drops on the own first three ranks; captured pieces leave the game",
+          "[parachute]") {
   auto s = parachute();
   const Moves rooks = starting(*s, "R@");
   CHECK(rooks.size() == 18);  // two rooks in hand, one action per square
@@ -67,7 +72,8 @@ TEST_CASE("PC-4 drops on the own first three ranks; captured pieces leave the ga
   CHECK(c->fen() == "6k/7/7/7/1R5/7/K6[] b - - 0 1 last:r-");
 }
 
-TEST_CASE("PC-5 chess pieces without castling, double step or en passant; promotion", "[parachute]") {
+TEST_CASE("PC-5 chess pieces without castling, double step or en passant; promotion",
+          "[parachute]") {
   auto s = parachute("6k/7/7/7/7/2P4/K6 w - - 0 1");
   CHECK(starting(*s, "c2") == Moves{"c2c3"});
   auto p = parachute("6k/1P5/7/7/7/7/K6 w - - 0 1");
@@ -81,13 +87,17 @@ TEST_CASE("PC-5 chess pieces without castling, double step or en passant; promot
   CHECK(has(*d, "P@g3"));
 }
 
-TEST_CASE("PC-6 camel, elephant and dorje alone; leapers jump the yingyang", "[parachute][pieces]") {
+TEST_CASE("PC-6 camel, elephant and dorje alone; leapers jump the yingyang",
+          "[parachute][pieces]") {
   auto m = parachute("6k/7/7/3M3/7/7/K6 w - - 0 1");
-  CHECK(starting(*m, "d4") == Moves{"d4a3", "d4a5", "d4c1", "d4c7", "d4e1", "d4e7", "d4g3", "d4g5"});
+  CHECK(starting(*m, "d4") ==
+        Moves{"d4a3", "d4a5", "d4c1", "d4c7", "d4e1", "d4e7", "d4g3", "d4g5"});
   auto e = parachute("6k/7/7/3E3/7/7/K6 w - - 0 1");
-  CHECK(starting(*e, "d4") == Moves{"d4b2", "d4b6", "d4c3", "d4c5", "d4e3", "d4e5", "d4f2", "d4f6"});
+  CHECK(starting(*e, "d4") ==
+        Moves{"d4b2", "d4b6", "d4c3", "d4c5", "d4e3", "d4e5", "d4f2", "d4f6"});
   auto d = parachute("6k/7/7/3D3/7/7/K6 w - - 0 1");
-  CHECK(starting(*d, "d4") == Moves{"d4b4", "d4c4", "d4d2", "d4d3", "d4d5", "d4d6", "d4e4", "d4f4"});
+  CHECK(starting(*d, "d4") ==
+        Moves{"d4b4", "d4c4", "d4d2", "d4d3", "d4d5", "d4d6", "d4e4", "d4f4"});
   // The elephant leaps over the yingyang on e5 to f6, the dorje over it on d5 to d6.
   auto y = parachute("6k/7/7/3DY2/7/7/K6 w - - 0 1");
   CHECK(has(*y, "d4f4"));
@@ -105,10 +115,12 @@ TEST_CASE("PC-7 rocket alone: steps, never captures, cannot be captured", "[para
   CHECK(!has(*c, "d4e5"));
   CHECK(starting(*c, "d4").size() == 7);
   auto b = parachute("6k/7/4n2/r2X3/7/7/K6 b - - 0 1");
-  CHECK(starting(*b, "a4") == Moves{"a4a1", "a4a2", "a4a3", "a4a5", "a4a6", "a4a7", "a4b4", "a4c4"});
+  CHECK(starting(*b, "a4") ==
+        Moves{"a4a1", "a4a2", "a4a3", "a4a5", "a4a6", "a4a7", "a4b4", "a4c4"});
 }
 
-TEST_CASE("PC-8 yingyang: either player steps it, not right after the opponent did", "[parachute][pieces]") {
+TEST_CASE("PC-8 yingyang: either player steps it, not right after the opponent did",
+          "[parachute][pieces]") {
   auto s = parachute("6k/7/7/3Y3/7/7/K6 w - - 0 1");
   CHECK(starting(*s, "d4") == kAround);
   play(*s, {"d4d5"});
@@ -123,13 +135,16 @@ TEST_CASE("PC-8 yingyang: either player steps it, not right after the opponent d
   CHECK(!has(*c, "d4e4"));
   CHECK(has(*c, "d4e5"));
   auto b = parachute("6k/7/7/r2Yn2/7/7/K6 b - - 0 1");
-  CHECK(starting(*b, "a4") == Moves{"a4a1", "a4a2", "a4a3", "a4a5", "a4a6", "a4a7", "a4b4", "a4c4"});
+  CHECK(starting(*b, "a4") ==
+        Moves{"a4a1", "a4a2", "a4a3", "a4a5", "a4a6", "a4a7", "a4b4", "a4c4"});
 }
 
-TEST_CASE("PC-9 joker power: the last used type, none after rocket, joker or yingyang", "[parachute][pieces]") {
+TEST_CASE("PC-9 joker power: the last used type, none after rocket, joker or yingyang",
+          "[parachute][pieces]") {
   // Alone with the kings, Black's last action a dorje drop: the joker moves as a dorje.
   auto d = parachute("6k/7/7/3J3/7/7/K6 w - - 0 1 last:-d");
-  CHECK(starting(*d, "d4") == Moves{"d4b4", "d4c4", "d4d2", "d4d3", "d4d5", "d4d6", "d4e4", "d4f4"});
+  CHECK(starting(*d, "d4") ==
+        Moves{"d4b4", "d4c4", "d4d2", "d4d3", "d4d5", "d4d6", "d4e4", "d4f4"});
   for (const char* none : {"", " last:-x", " last:-j", " last:-y"}) {
     auto n = parachute(std::string("6k/7/7/3J3/7/7/K6 w - - 0 1") + none);
     CHECK(starting(*n, "d4").empty());
@@ -201,7 +216,8 @@ TEST_CASE("PC-12 perft from the start, depth 1: 181", "[parachute]") {
   auto s = parachute();
   CHECK(s->perft(1) == 181);
   const Moves all = texts(*s);
-  CHECK(std::count_if(all.begin(), all.end(), [](const std::string& m) { return m[1] == '@'; }) == 162);
+  CHECK(std::count_if(all.begin(), all.end(), [](const std::string& m) { return m[1] == '@'; }) ==
+        162);
   CHECK(starting(*s, "c1").size() + starting(*s, "e1").size() == 8);
   CHECK(starting(*s, "d1").size() == 3);
   CHECK(starting(*s, "d4").size() == 8);
@@ -219,25 +235,31 @@ TEST_CASE("parachute FEN round-trips hands and the last actions", "[parachute][f
   CHECK_THROWS_AS(parachute("6k/7/7/7/7/7/K6 w - - 0 1 streak:1"), vzero::Error);
   CHECK_THROWS_AS(parachute("6k/7/7/7/7/7/K6 w - - 0 1 pool:Q"), vzero::Error);
   CHECK_THROWS_AS(parachute("6k/7/7/7/7/7/K6[Q w - - 0 1"), vzero::Error);
-  CHECK_THROWS_AS(parachute("7/7/7/7/7/7/K6 w - - 0 1"), vzero::Error);  // Black, not to act, has no king
+  CHECK_THROWS_AS(parachute("7/7/7/7/7/7/K6 w - - 0 1"),
+                  vzero::Error);                         // Black, not to act, has no king
   CHECK_NOTHROW(parachute("6k/7/7/7/7/7/7 w - - 0 1"));  // White's king was just captured
 }
 
 TEST_CASE("fairy variant keys are typed and checked", "[parachute][variant]") {
-  const std::string base = "id = \"x\"\nhook = \"fairy\"\nstart = \"k6/7/7/7/7/7/K6 w - - 0 1\"\nfiles = 7\nranks = 7\n";
+  const std::string base =
+      "id = \"x\"\nhook = \"fairy\"\nstart = \"k6/7/7/7/7/7/K6 w - - 0 1\"\nfiles = 7\nranks = 7\n";
   const std::string king = "[[piece]]\nletter = \"k\"\nbetza = \"K\"\nroyal = true\n";
   const std::string joker = "[[piece]]\nletter = \"j\"\njoker = true\n";
   CHECK_NOTHROW(vzero::parse_variant(base + "[drops]\nranks = 3\n" + king + joker, "test"));
   CHECK_THROWS_AS(vzero::parse_variant(base + "[drops]\nrank = 3\n" + king, "test"), vzero::Error);
   CHECK_THROWS_AS(vzero::parse_variant(base + "[drops]\nranks = 9\n" + king, "test"), vzero::Error);
-  CHECK_THROWS_AS(vzero::parse_variant(base + "[drops]\nstart_piece = \"z\"\n" + king, "test"), vzero::Error);
-  CHECK_THROWS_AS(vzero::parse_variant(base + "[joker]\nchains = true\n" + king, "test"), vzero::Error);
-  CHECK_THROWS_AS(vzero::parse_variant(base + king + "[[piece]]\nletter = \"j\"\njoker = true\nbetza = \"K\"\n",
-                                       "test"),
+  CHECK_THROWS_AS(vzero::parse_variant(base + "[drops]\nstart_piece = \"z\"\n" + king, "test"),
                   vzero::Error);
-  CHECK_THROWS_AS(vzero::parse_variant(base + king + "[[piece]]\nletter = \"y\"\nbetza = \"mK\"\nshared = \"yes\"\n",
-                                       "test"),
+  CHECK_THROWS_AS(vzero::parse_variant(base + "[joker]\nchains = true\n" + king, "test"),
                   vzero::Error);
+  CHECK_THROWS_AS(
+      vzero::parse_variant(base + king + "[[piece]]\nletter = \"j\"\njoker = true\nbetza = \"K\"\n",
+                           "test"),
+      vzero::Error);
+  CHECK_THROWS_AS(
+      vzero::parse_variant(
+          base + king + "[[piece]]\nletter = \"y\"\nbetza = \"mK\"\nshared = \"yes\"\n", "test"),
+      vzero::Error);
   // The action spaces stay compact.
   CHECK(vzero::game_by_id("parachute").num_actions() < 3000);
   CHECK(vzero::game_by_id("world").num_actions() < 6000);
@@ -261,7 +283,8 @@ TEST_CASE("PC-10 a king is attacked exactly when an enemy action could capture i
         vzero::MoveList replies;
         rules.legal_moves(next, replies);
         bool captured = false;
-        for (const vzero::Move r : replies) captured |= r.to() == king && r.kind() != vzero::MoveKind::kDrop;
+        for (const vzero::Move r : replies)
+          captured |= r.to() == king && r.kind() != vzero::MoveKind::kDrop;
         INFO(rules.fen(next));
         CHECK(rules.attacked(next, king, next.stm) == captured);
         checks += captured;

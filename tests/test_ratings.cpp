@@ -25,7 +25,7 @@ MatchRecord game(const std::vector<std::string>& players, const std::vector<doub
 // A round robin between players of known Elo: each pair plays `games` games,
 // 20% draws, the rest won with the logistic expectation.
 std::vector<MatchRecord> synthetic(const std::map<std::string, double>& elo, int games,
-                                  uint64_t seed) {
+                                   uint64_t seed) {
   std::vector<MatchRecord> out;
   const auto uniform = [&] { return (splitmix64(seed) >> 11) * (1.0 / 9007199254740992.0); };
   for (auto a = elo.begin(); a != elo.end(); ++a)
@@ -197,10 +197,10 @@ TEST_CASE("ratings: a real three-player round robin is ordered by its head-to-he
 // mean of the two. A long ladder (a loop's thousands of generations, each
 // meeting the previous one and generation 0) fits too, with the same
 // intervals whether or not its first player is the anchor.
-TEST_CASE("ratings: intervals have the closed form of two players; long ladders fit",
-          "[ratings]") {
+TEST_CASE("ratings: intervals have the closed form of two players; long ladders fit", "[ratings]") {
   std::vector<MatchRecord> games;
-  for (int k = 0; k < 30; ++k) games.push_back(k < 20 ? game({"a", "b"}, {1, -1}) : game({"b", "a"}, {1, -1}));
+  for (int k = 0; k < 30; ++k)
+    games.push_back(k < 20 ? game({"a", "b"}, {1, -1}) : game({"b", "a"}, {1, -1}));
   const double s = std::log(10.0) / 400.0, w = 31.0, p = (20.0 + 0.5) / w;
   const double h = s * s * w * p * (1 - p), z = 1.959963984540054;
   RatingsOptions anchored;

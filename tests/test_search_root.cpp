@@ -1,9 +1,8 @@
 // Search features for learning: temperature decay, forced playouts with
 // policy target pruning, Gumbel root selection with its improved policy, and
 // the moves-left utility. All on the synthetic k-in-a-row game.
-#include <catch.hpp>
-
 #include <algorithm>
+#include <catch.hpp>
 #include <cmath>
 #include <numeric>
 #include <set>
@@ -26,7 +25,8 @@ class TotalsEvaluator : public Evaluator {
  public:
   explicit TotalsEvaluator(bool short_after_one = false, float optimism = 0.0f)
       : short_after_one_(short_after_one), optimism_(optimism) {}
-  void evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) override {
+  void evaluate(const std::vector<const GameState*>& states,
+                std::vector<Evaluation>& out) override {
     out.resize(states.size());
     for (size_t i = 0; i < states.size(); ++i) {
       const auto& s = dynamic_cast<const TurnsState&>(*states[i]);
@@ -60,7 +60,8 @@ int index_of(const SearchResult& r, int action) {
 
 }  // namespace
 
-TEST_CASE("temperature decays with its half-life towards the final temperature", "[mcts][learning]") {
+TEST_CASE("temperature decays with its half-life towards the final temperature",
+          "[mcts][learning]") {
   TotalsEvaluator eval;
   SearchConfig c = config(10);
   c.temperature = 1.0;
@@ -100,7 +101,8 @@ TEST_CASE("forced playouts visit every noised root child; pruning takes them out
   // The weaker children got more visits than without forcing.
   CHECK(r.visits[size_t(index_of(r, 0))] > unforced.visits[size_t(index_of(unforced, 0))]);
   // Without pruning the target is the visit share.
-  CHECK(r.policy[size_t(index_of(r, 0))] == Approx(double(r.visits[size_t(index_of(r, 0))]) / total));
+  CHECK(r.policy[size_t(index_of(r, 0))] ==
+        Approx(double(r.visits[size_t(index_of(r, 0))]) / total));
 
   c.policy_target_pruning = true;
   const SearchResult p = search_once(eval, c, 1, *s);
@@ -113,7 +115,8 @@ TEST_CASE("forced playouts visit every noised root child; pruning takes them out
     if (i != best) CHECK(p.policy[i] < r.policy[i]);
 }
 
-TEST_CASE("Gumbel root: sequential halving finds the best action with few simulations", "[mcts][learning]") {
+TEST_CASE("Gumbel root: sequential halving finds the best action with few simulations",
+          "[mcts][learning]") {
   TurnsGame g(2, 3, 2, false);
   auto s = g.new_state();
   TotalsEvaluator eval;
@@ -157,7 +160,8 @@ TEST_CASE("Gumbel root: a proven win is taken at once", "[mcts][learning]") {
   CHECK(r.best_action == 3);
 }
 
-TEST_CASE("moves left: a winning player prefers the shorter way, a losing one the longer", "[mcts][learning]") {
+TEST_CASE("moves left: a winning player prefers the shorter way, a losing one the longer",
+          "[mcts][learning]") {
   TurnsGame g(2, 3, 2, false);
   auto s = g.new_state();
   s->apply(0);  // seat 0 acts again at the root

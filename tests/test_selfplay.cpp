@@ -1,22 +1,22 @@
 // Self-play tests: shards read back exactly, a killed run leaves only
 // complete shards, a seed repeats its games, resignation and its count of
 // false resignations, fast searches marked as no policy target.
-#include <catch.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <catch.hpp>
 #include <csignal>
 #include <filesystem>
 #include <mutex>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 
 #include "game/builtin/games.h"
-#include "util/error.h"
 #include "search/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/shard.h"
 #include "selfplay_test_util.h"
 #include "test_util.h"
+#include "util/error.h"
 
 using namespace vzero;
 namespace fs = std::filesystem;
@@ -24,7 +24,8 @@ namespace fs = std::filesystem;
 namespace {
 
 SelfplayJob small_job(const Game& game, Evaluator& eval, const fs::path& dir, int games) {
-  SelfplayJob job = vzero::testing::selfplay_job(game, eval, dir.string(), vzero::testing::small_selfplay(games, 1, 3, 24, 6));
+  SelfplayJob job = vzero::testing::selfplay_job(
+      game, eval, dir.string(), vzero::testing::small_selfplay(games, 1, 3, 24, 6));
   job.selfplay.full_fraction = 0.5;
   job.search.root_noise = true;
   job.search.temperature_plies = 4;
@@ -36,13 +37,15 @@ std::vector<GameRecord> all_games(const fs::path& dir, std::vector<Sample>* samp
   ShardData all = vzero::testing::read_all_shards(dir);
   std::vector<GameRecord> games = std::move(all.games);
   if (samples) samples->insert(samples->end(), all.samples.begin(), all.samples.end());
-  std::sort(games.begin(), games.end(), [](const GameRecord& a, const GameRecord& b) { return a.game_id < b.game_id; });
+  std::sort(games.begin(), games.end(),
+            [](const GameRecord& a, const GameRecord& b) { return a.game_id < b.game_id; });
   return games;
 }
 
 }  // namespace
 
-TEST_CASE("selfplay: the shards hold every game and sample, replayable from the record", "[selfplay]") {
+TEST_CASE("selfplay: the shards hold every game and sample, replayable from the record",
+          "[selfplay]") {
   const fs::path dir = vzero::testing::temp_dir("sp-roundtrip");
   for (const char* id : {"attrition", "attrition-3p", "chess"}) {
     const Game& game = game_by_id(id);
@@ -67,7 +70,8 @@ TEST_CASE("selfplay: the shards hold every game and sample, replayable from the 
       std::vector<const Sample*> mine;
       for (const Sample& x : samples)
         if (x.game_id == g.game_id) mine.push_back(&x);
-      std::sort(mine.begin(), mine.end(), [](const Sample* a, const Sample* b) { return a->ply < b->ply; });
+      std::sort(mine.begin(), mine.end(),
+                [](const Sample* a, const Sample* b) { return a->ply < b->ply; });
       REQUIRE(mine.size() >= g.actions.size());
       for (size_t i = 0; i < mine.size(); ++i) {
         s->encode(planes.data(), scalars.data());
@@ -157,7 +161,8 @@ int first_full_search_seat(const std::vector<Sample>& samples, int64_t game_id) 
   return seat;
 }
 
-// What a resigning run of attrition left: its stats, and the games (by id) and samples of its shards.
+// What a resigning run of attrition left: its stats, and the games (by id) and samples of its
+// shards.
 struct ResignRun {
   SelfplayStats stats;
   std::vector<Sample> samples;

@@ -1,7 +1,6 @@
 // Self-play features for learning: varied starts from random openings drawn
 // from the evaluator's priors, and Gumbel policy targets in the shards.
 #include <catch.hpp>
-
 #include <filesystem>
 #include <set>
 
@@ -18,7 +17,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // Plays games into a fresh folder and returns what the shards hold.
-ShardData play(const Game& game, const SelfplayConfig& sp, const SearchConfig& search, const std::string& name) {
+ShardData play(const Game& game, const SelfplayConfig& sp, const SearchConfig& search,
+               const std::string& name) {
   const fs::path dir = vzero::testing::temp_dir(name);
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -38,7 +38,8 @@ SelfplayConfig small(int games) {
 
 }  // namespace
 
-TEST_CASE("selfplay: random openings give varied starts that the records replay from", "[selfplay][learning]") {
+TEST_CASE("selfplay: random openings give varied starts that the records replay from",
+          "[selfplay][learning]") {
   const Game& game = game_by_id("chess");
   SelfplayConfig sp = small(8);
   sp.opening_plies = 6;
@@ -62,7 +63,8 @@ TEST_CASE("selfplay: random openings give varied starts that the records replay 
   for (const GameRecord& g : plain.games) CHECK(g.start_fen == game.new_state()->fen());
 }
 
-TEST_CASE("selfplay: a balanced-opening bound keeps lopsided openings out", "[selfplay][learning]") {
+TEST_CASE("selfplay: a balanced-opening bound keeps lopsided openings out",
+          "[selfplay][learning]") {
   // The heuristic (material) value of an opening after a few random plies is
   // rarely beyond 0.05 unless material was lost: with the bound every kept
   // start is within it.
@@ -84,7 +86,8 @@ TEST_CASE("selfplay: a balanced-opening bound keeps lopsided openings out", "[se
   CHECK(kept >= 1);
 }
 
-TEST_CASE("selfplay: Gumbel searches write their improved policy over every legal action", "[selfplay][learning]") {
+TEST_CASE("selfplay: Gumbel searches write their improved policy over every legal action",
+          "[selfplay][learning]") {
   const Game& game = game_by_id("attrition");
   SelfplayConfig sp = small(2);
   sp.full_fraction = 1.0;

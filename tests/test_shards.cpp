@@ -18,9 +18,9 @@
 #include <random>
 #include <thread>
 
-#include "util/error.h"
 #include "selfplay/shard.h"
 #include "selfplay/shard_internal.h"
+#include "util/error.h"
 
 using namespace vzero;
 namespace fs = std::filesystem;
@@ -59,14 +59,15 @@ ShardMeta test_meta(int players) {
 }
 
 // A random game with 0..max_samples samples that fit m.
-GameRecord random_game(std::mt19937_64& rng, const ShardMeta& m, int64_t id, std::vector<Sample>& samples,
-                       int max_samples = 6) {
+GameRecord random_game(std::mt19937_64& rng, const ShardMeta& m, int64_t id,
+                       std::vector<Sample>& samples, int max_samples = 6) {
   std::uniform_real_distribution<float> real(-1.0f, 1.0f), unit(0.0f, 1.0f);
   GameRecord g;
   g.game_id = id;
   g.seed = rng();
   g.start_fen = "fen of game " + std::to_string(id) + std::string(rng() % 20, 'x');
-  for (int i = 0, n = int(rng() % 12); i < n; ++i) g.actions.push_back(int32_t(rng() % m.num_actions));
+  for (int i = 0, n = int(rng() % 12); i < n; ++i)
+    g.actions.push_back(int32_t(rng() % m.num_actions));
   for (int p = 0; p < m.players; ++p) g.result.push_back(real(rng));
   g.end_reason = (rng() % 2) ? "checkmate" : "cap";
   g.resigned = rng() % 2;
@@ -80,7 +81,8 @@ GameRecord random_game(std::mt19937_64& rng, const ShardMeta& m, int64_t id, std
       for (int a = 0; a < m.num_actions; ++a)
         if (rng() % 5 == 0) s.policy_index.push_back(a);
       float total = 0.0f;
-      for (size_t k = 0; k < s.policy_index.size(); ++k) s.policy_weight.push_back(unit(rng) + 1e-3f);
+      for (size_t k = 0; k < s.policy_index.size(); ++k)
+        s.policy_weight.push_back(unit(rng) + 1e-3f);
       for (float w : s.policy_weight) total += w;
       for (float& w : s.policy_weight) w = std::min(1.0f, w / total);
     }
@@ -117,8 +119,9 @@ bool same_data(const ShardData& d, const std::vector<GameRecord>& games,
   size_t next = 0;
   for (size_t g = 0; g < games.size(); ++g) {
     const GameRecord &a = d.games[g], &b = games[g];
-    if (a.game_id != b.game_id || a.seed != b.seed || a.start_fen != b.start_fen || a.actions != b.actions ||
-        a.result != b.result || a.end_reason != b.end_reason || a.resigned != b.resigned)
+    if (a.game_id != b.game_id || a.seed != b.seed || a.start_fen != b.start_fen ||
+        a.actions != b.actions || a.result != b.result || a.end_reason != b.end_reason ||
+        a.resigned != b.resigned)
       return false;
     for (const Sample& s : samples[g]) {
       if (next >= d.samples.size()) return false;
@@ -127,8 +130,8 @@ bool same_data(const ShardData& d, const std::vector<GameRecord>& games,
       for (float w : s.policy_weight) rounded.push_back(round_to_half(w));
       if (r.planes != s.planes || r.scalars != s.scalars || r.policy_index != s.policy_index ||
           r.policy_weight != rounded || r.root_value != s.root_value || r.result != s.result ||
-          r.player != s.player || r.ply != s.ply || r.game_id != s.game_id || r.generation != s.generation ||
-          r.full_search != s.full_search)
+          r.player != s.player || r.ply != s.ply || r.game_id != s.game_id ||
+          r.generation != s.generation || r.full_search != s.full_search)
         return false;
     }
   }
@@ -173,7 +176,8 @@ TEST_CASE("float16: every half survives a round trip through float", "[shards][f
   }
 }
 
-TEST_CASE("float16: known values, rounding to nearest even, inf, nan, subnormals", "[shards][float16]") {
+TEST_CASE("float16: known values, rounding to nearest even, inf, nan, subnormals",
+          "[shards][float16]") {
   REQUIRE(half_bits_of(0.0f) == 0x0000);
   REQUIRE(half_bits_of(-0.0f) == 0x8000);
   REQUIRE(half_bits_of(1.0f) == 0x3c00);
@@ -203,10 +207,12 @@ TEST_CASE("float16: known values, rounding to nearest even, inf, nan, subnormals
   // even one, anything above it up, anything below it down.
   for (uint32_t h = 0; h < 0x7bff; ++h) {
     for (uint32_t sign : {0u, 0x8000u}) {
-      const float a = half_to_float(uint16_t(h | sign)), b = half_to_float(uint16_t((h + 1) | sign));
+      const float a = half_to_float(uint16_t(h | sign)),
+                  b = half_to_float(uint16_t((h + 1) | sign));
       const float mid = (a + b) / 2;
       const uint16_t even = uint16_t(((h & 1) ? h + 1 : h) | sign);
-      if (float_to_half(mid) != even || float_to_half(std::nextafter(mid, b)) != uint16_t((h + 1) | sign) ||
+      if (float_to_half(mid) != even ||
+          float_to_half(std::nextafter(mid, b)) != uint16_t((h + 1) | sign) ||
           float_to_half(std::nextafter(mid, a)) != uint16_t(h | sign))
         FAIL("rounding between halves " << (h | sign) << " and " << ((h + 1) | sign));
     }
@@ -222,12 +228,14 @@ TEST_CASE("float16: known values, rounding to nearest even, inf, nan, subnormals
     const _Float16 h = static_cast<_Float16>(f);
     uint16_t hb;
     std::memcpy(&hb, &h, 2);
-    if (hb != float_to_half(f)) FAIL("float bits " << bits << ": compiler " << hb << " ours " << float_to_half(f));
+    if (hb != float_to_half(f))
+      FAIL("float bits " << bits << ": compiler " << hb << " ours " << float_to_half(f));
   }
 #endif
 }
 
-TEST_CASE("shards: the writer's shards read back exactly, partial last shard included", "[shards]") {
+TEST_CASE("shards: the writer's shards read back exactly, partial last shard included",
+          "[shards]") {
   for (int players : {2, 4}) {
     TempDir dir("roundtrip" + std::to_string(players));
     const ShardMeta meta = test_meta(players);
@@ -279,7 +287,9 @@ TEST_CASE("shards: bad games, metas and paths are rejected with Error", "[shards
   rejects([](GameRecord&, std::vector<Sample>& s) { s[0].planes.pop_back(); });
   rejects([](GameRecord&, std::vector<Sample>& s) { s[0].scalars.push_back(1); });
   rejects([](GameRecord&, std::vector<Sample>& s) { s[0].policy_weight.pop_back(); });
-  rejects([](GameRecord&, std::vector<Sample>& s) { std::swap(s[0].policy_index[0], s[0].policy_index[1]); });
+  rejects([](GameRecord&, std::vector<Sample>& s) {
+    std::swap(s[0].policy_index[0], s[0].policy_index[1]);
+  });
   rejects([](GameRecord&, std::vector<Sample>& s) { s[0].policy_index.back() = 50; });
   rejects([](GameRecord&, std::vector<Sample>& s) { s[0].policy_weight[0] = NAN; });
   rejects([](GameRecord&, std::vector<Sample>& s) { s[1].player = 2; });
@@ -312,7 +322,8 @@ TEST_CASE("shards: files that are not shards are rejected with a clear Error", "
   const std::string text = dir.file("text.h5"), empty = dir.file("empty.h5");
   write_bytes(text, "this is not an HDF5 file\n");
   write_bytes(empty, "");
-  REQUIRE_THROWS_WITH(read_shard(text), Catch::Contains("not an HDF5 file") && Catch::Contains(text));
+  REQUIRE_THROWS_WITH(read_shard(text),
+                      Catch::Contains("not an HDF5 file") && Catch::Contains(text));
   REQUIRE_THROWS_AS(read_shard(empty), Error);
   REQUIRE_THROWS_AS(read_shard_meta(text), Error);
   REQUIRE_THROWS_WITH(read_shard(dir.file("missing.h5")), Catch::Contains("no such file"));
@@ -330,8 +341,8 @@ TEST_CASE("shards: truncated copies are rejected", "[shards]") {
   write_random_shard(path, test_meta(2), 4, 11);
   const std::string bytes = read_bytes(path);
   const size_t size = bytes.size();
-  for (size_t cut : {size_t(0), size_t(1), size_t(8), size_t(100), size_t(512), size / 4, size / 2, size * 3 / 4,
-                     size - 100, size - 8, size - 1}) {
+  for (size_t cut : {size_t(0), size_t(1), size_t(8), size_t(100), size_t(512), size / 4, size / 2,
+                     size * 3 / 4, size - 100, size - 8, size - 1}) {
     const std::string copy = dir.file("cut" + std::to_string(cut) + ".h5");
     write_bytes(copy, bytes.substr(0, cut));
     INFO("cut at " << cut << " of " << size);
@@ -372,7 +383,8 @@ TEST_CASE("shards: a flipped byte in chunk data fails the Fletcher32 checksum", 
   bytes[address + chunk_bytes / 2] ^= 0x01;
   const std::string copy = dir.file("flipped.h5");
   write_bytes(copy, bytes);
-  REQUIRE_THROWS_WITH(read_shard(copy), Catch::Contains("damaged") && Catch::Contains("checksum does not match"));
+  REQUIRE_THROWS_WITH(read_shard(copy),
+                      Catch::Contains("damaged") && Catch::Contains("checksum does not match"));
   shard_detail::seal_file(copy);  // past the whole-file checksum: Fletcher32 sees it
   REQUIRE_THROWS_WITH(read_shard(copy), Catch::Contains("checksum") && Catch::Contains("planes"));
 }
@@ -383,10 +395,12 @@ std::vector<std::pair<haddr_t, hsize_t>> chunk_regions(const std::string& path) 
   hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   REQUIRE(f >= 0);
   const hsize_t base = user_block(f);
-  for (const char* name : {"planes", "scalars", "policy_offset", "policy_index", "policy_weight", "root_value",
-                           "result", "player", "ply", "game_id", "generation", "full_search", "games/game_id",
-                           "games/seed", "games/start_fen", "games/action_offset", "games/actions", "games/result",
-                           "games/end_reason", "games/resigned"}) {
+  for (const char* name :
+       {"planes",        "scalars",      "policy_offset",    "policy_index",
+        "policy_weight", "root_value",   "result",           "player",
+        "ply",           "game_id",      "generation",       "full_search",
+        "games/game_id", "games/seed",   "games/start_fen",  "games/action_offset",
+        "games/actions", "games/result", "games/end_reason", "games/resigned"}) {
     hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
     hid_t space = H5Dget_space(d);
     hsize_t chunks = 0;
@@ -434,7 +448,8 @@ TEST_CASE("shards: no flipped byte in any dataset's data changes the data silent
   REQUIRE(rejected == flips);  // Fletcher32 sees every changed byte of a chunk
 }
 
-TEST_CASE("shards: a wrong version, a changed attribute or a missing dataset is rejected", "[shards]") {
+TEST_CASE("shards: a wrong version, a changed attribute or a missing dataset is rejected",
+          "[shards]") {
   TempDir dir("version");
   const std::string path = dir.file("shard.h5");
   write_random_shard(path, test_meta(2), 3, 14);
@@ -446,7 +461,8 @@ TEST_CASE("shards: a wrong version, a changed attribute or a missing dataset is 
     REQUIRE(f >= 0);
     change(f);
     REQUIRE(H5Fclose(f) >= 0);
-    REQUIRE_THROWS_WITH(read_shard(copy), Catch::Contains("damaged"));  // any change, before libhdf5 opens it
+    REQUIRE_THROWS_WITH(read_shard(copy),
+                        Catch::Contains("damaged"));  // any change, before libhdf5 opens it
     shard_detail::seal_file(copy);  // past the whole-file checksum: the checks behind it
     return copy;
   };
@@ -461,9 +477,11 @@ TEST_CASE("shards: a wrong version, a changed attribute or a missing dataset is 
   REQUIRE_THROWS_WITH(read_shard_meta(v2), Catch::Contains("format version 2"));
   const std::string gen = edit("gen", [&](hid_t f) { set_int(f, "generation", 8); });
   REQUIRE_THROWS_WITH(read_shard(gen), Catch::Contains("meta_hash"));
-  const std::string no_ply = edit("noply", [](hid_t f) { REQUIRE(H5Ldelete(f, "ply", H5P_DEFAULT) >= 0); });
+  const std::string no_ply =
+      edit("noply", [](hid_t f) { REQUIRE(H5Ldelete(f, "ply", H5P_DEFAULT) >= 0); });
   REQUIRE_THROWS_WITH(read_shard(no_ply), Catch::Contains("missing dataset ply"));
-  const std::string no_games = edit("nogames", [](hid_t f) { REQUIRE(H5Ldelete(f, "games", H5P_DEFAULT) >= 0); });
+  const std::string no_games =
+      edit("nogames", [](hid_t f) { REQUIRE(H5Ldelete(f, "games", H5P_DEFAULT) >= 0); });
   REQUIRE_THROWS_WITH(read_shard(no_games), Catch::Contains("missing group games"));
   const std::string ply = edit("plyvalue", [](hid_t f) {
     hid_t d = H5Dopen2(f, "ply", H5P_DEFAULT);
@@ -479,8 +497,8 @@ TEST_CASE("shards: a wrong version, a changed attribute or a missing dataset is 
   REQUIRE_THROWS_WITH(read_shard(ply), Catch::Contains("content_hash"));
 }
 
-// Where HDF5 keeps what is not chunk data (superblock, object headers, B-trees, heaps): every byte of
-// the file after the checksum header outside the chunks.
+// Where HDF5 keeps what is not chunk data (superblock, object headers, B-trees, heaps): every byte
+// of the file after the checksum header outside the chunks.
 std::vector<size_t> metadata_bytes(const std::string& path, size_t size) {
   std::vector<bool> chunk(size, false);
   for (const auto& [address, bytes] : chunk_regions(path))
@@ -491,8 +509,9 @@ std::vector<size_t> metadata_bytes(const std::string& path, size_t size) {
   return out;
 }
 
-TEST_CASE("shards: random damage to the checksum header, HDF5 metadata or data is refused before libhdf5",
-          "[shards][checksum]") {
+TEST_CASE(
+    "shards: random damage to the checksum header, HDF5 metadata or data is refused before libhdf5",
+    "[shards][checksum]") {
   TempDir dir("damage");
   const std::string path = dir.file("shard.h5");
   const ShardMeta meta = test_meta(2);
@@ -500,7 +519,8 @@ TEST_CASE("shards: random damage to the checksum header, HDF5 metadata or data i
   REQUIRE(same_data(read_shard(path), games, samples));
   const std::string bytes = read_bytes(path);
   REQUIRE(bytes.compare(0, 8, "VZSHARD1") == 0);
-  REQUIRE(bytes.compare(shard_detail::kSealBytes, 8, "\x89HDF\r\n\x1a\n") == 0);  // HDF5 after the user block
+  REQUIRE(bytes.compare(shard_detail::kSealBytes, 8, "\x89HDF\r\n\x1a\n") ==
+          0);  // HDF5 after the user block
 
   std::vector<size_t> header, data;
   for (size_t at = 0; at < shard_detail::kSealBytes; ++at) header.push_back(at);
@@ -538,11 +558,14 @@ TEST_CASE("shards: random damage to the checksum header, HDF5 metadata or data i
   std::string wiped = bytes;
   std::fill(wiped.begin(), wiped.begin() + shard_detail::kSealBytes, '\0');
   write_bytes(dir.file("wiped.h5"), wiped);
-  REQUIRE_THROWS_WITH(read_shard(dir.file("wiped.h5")), Catch::Contains("checksum header is broken"));
+  REQUIRE_THROWS_WITH(read_shard(dir.file("wiped.h5")),
+                      Catch::Contains("checksum header is broken"));
   write_bytes(dir.file("grown.h5"), bytes + "x");
-  REQUIRE_THROWS_WITH(read_shard(dir.file("grown.h5")), Catch::Contains("differs from its checksum header"));
+  REQUIRE_THROWS_WITH(read_shard(dir.file("grown.h5")),
+                      Catch::Contains("differs from its checksum header"));
   write_bytes(dir.file("cut.h5"), bytes.substr(0, bytes.size() - 1));
-  REQUIRE_THROWS_WITH(read_shard(dir.file("cut.h5")), Catch::Contains("differs from its checksum header"));
+  REQUIRE_THROWS_WITH(read_shard(dir.file("cut.h5")),
+                      Catch::Contains("differs from its checksum header"));
 }
 
 TEST_CASE("shards: legacy shards without a checksum header still read, with the checks behind it",
@@ -568,10 +591,12 @@ TEST_CASE("shards: legacy shards without a checksum header still read, with the 
   std::string changed = bytes;
   changed[chunks[0].first + chunks[0].second / 2] ^= 0x10;
   write_bytes(dir.file("legacy-flipped.h5"), changed);
-  REQUIRE_THROWS_WITH(read_shard(dir.file("legacy-flipped.h5")), Catch::Contains("checksum failure"));
+  REQUIRE_THROWS_WITH(read_shard(dir.file("legacy-flipped.h5")),
+                      Catch::Contains("checksum failure"));
 }
 
-TEST_CASE("shards: the async writer takes games from many threads and flushes on close", "[shards]") {
+TEST_CASE("shards: the async writer takes games from many threads and flushes on close",
+          "[shards]") {
   TempDir dir("async");
   const ShardMeta meta = test_meta(3);
   std::map<int64_t, std::pair<GameRecord, std::vector<Sample>>> expected;

@@ -5,17 +5,21 @@
 #include <set>
 #include <sstream>
 
-#include "util/error.h"
 #include "game/builtin/games.h"
 #include "tests/rules_test_util.h"
+#include "util/error.h"
 
 using namespace vzero::testing;
 
 namespace {
 
-std::unique_ptr<vzero::GameState> shogi(const std::string& fen = "") { return state_of("shogi", fen); }
+std::unique_ptr<vzero::GameState> shogi(const std::string& fen = "") {
+  return state_of("shogi", fen);
+}
 
-std::unique_ptr<vzero::GameState> minishogi(const std::string& fen = "") { return state_of("minishogi", fen); }
+std::unique_ptr<vzero::GameState> minishogi(const std::string& fen = "") {
+  return state_of("minishogi", fen);
+}
 
 // The squares the piece on `from` reaches (promotion or not), sorted.
 Moves destinations(const vzero::GameState& s, const std::string& from) {

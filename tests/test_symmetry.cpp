@@ -1,16 +1,15 @@
 // Board symmetries: names, square and action maps, and a conformance run over
 // every variant that declares symmetries: mapped games are legal games with
 // mapped inputs and the same results.
-#include <catch.hpp>
-
 #include <algorithm>
+#include <catch.hpp>
 #include <random>
 #include <set>
 
-#include "util/error.h"
 #include "game/builtin/games.h"
 #include "game/symmetry.h"
 #include "game/variant.h"
+#include "util/error.h"
 
 using namespace vzero;
 
@@ -50,19 +49,25 @@ TEST_CASE("symmetry: square maps", "[symmetry]") {
 }
 
 TEST_CASE("symmetry: variant files declare them, bad declarations are errors", "[symmetry]") {
-  // CA-5: the mirror-rule set is closed under every board symmetry, so attrition declares all seven.
-  for (const char* id : {"attrition", "attrition-2k", "attrition-2k-sudden", "attrition-3p", "attrition-4p"})
+  // CA-5: the mirror-rule set is closed under every board symmetry, so attrition declares all
+  // seven.
+  for (const char* id :
+       {"attrition", "attrition-2k", "attrition-2k-sudden", "attrition-3p", "attrition-4p"})
     CHECK(builtin_variant(id).symmetries.size() == 7);
   for (const char* id : {"chess", "grand", "ascending", "007", "007-detente", "world", "parachute"})
     CHECK(builtin_variant(id).symmetries.empty());
   const std::string base =
       "id = \"t\"\nfiles = 10\nranks = 8\nstart = \"10/10/10/10/10/10/10/10 w - - 0 1\"\n";
   const std::string piece = "[[piece]]\nletter = \"k\"\nbetza = \"K\"\nroyal = true\n";
-  CHECK(parse_variant(base + "symmetries = [\"mirror-files\"]\n" + piece, "t").symmetries.size() == 1);
-  CHECK_THROWS_AS(parse_variant(base + "symmetries = [\"transpose\"]\n" + piece, "t"), Error);  // not square
+  CHECK(parse_variant(base + "symmetries = [\"mirror-files\"]\n" + piece, "t").symmetries.size() ==
+        1);
+  CHECK_THROWS_AS(parse_variant(base + "symmetries = [\"transpose\"]\n" + piece, "t"),
+                  Error);  // not square
   CHECK_THROWS_AS(parse_variant(base + "symmetries = [\"flip\"]\n" + piece, "t"), Error);
   CHECK_THROWS_AS(parse_variant(base + "symmetries = [1]\n" + piece, "t"), Error);
-  CHECK_THROWS_AS(parse_variant(base + "symmetries = [\"mirror-files\", \"mirror-files\"]\n" + piece, "t"), Error);
+  CHECK_THROWS_AS(
+      parse_variant(base + "symmetries = [\"mirror-files\", \"mirror-files\"]\n" + piece, "t"),
+      Error);
 }
 
 TEST_CASE("symmetry: attrition actions map through their squares", "[symmetry]") {
@@ -78,7 +83,8 @@ TEST_CASE("symmetry: attrition actions map through their squares", "[symmetry]")
   }
 }
 
-TEST_CASE("symmetry: conformance over every variant that declares symmetries", "[symmetry][conformance]") {
+TEST_CASE("symmetry: conformance over every variant that declares symmetries",
+          "[symmetry][conformance]") {
   for (const std::string& id : game_ids()) {
     const Game& g = game_by_id(id);
     const std::vector<BoardSymmetry> syms = board_symmetries(g);

@@ -21,11 +21,11 @@
 #include <sstream>
 #include <thread>
 
-#include "util/error.h"
 #include "search/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/shard.h"
 #include "test_util.h"
+#include "util/error.h"
 
 using namespace vzero;
 namespace fs = std::filesystem;
@@ -41,7 +41,8 @@ fs::path fresh_dir(const std::string& name) {
 RunConfig tiny_config(int steps) {
   std::ostringstream text;
   text << "variant = \"attrition\"\nseed = 3\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n"
-       << "[train]\nbatch_size = 32\nsteps = " << steps << "\nthreads = 1\nlr_warmup_steps = 5\nholdout_fraction = 0.2\n";
+       << "[train]\nbatch_size = 32\nsteps = " << steps
+       << "\nthreads = 1\nlr_warmup_steps = 5\nholdout_fraction = 0.2\n";
   return parse_run_config(text.str(), "test config");
 }
 
@@ -108,11 +109,13 @@ TEST_CASE("training: the loss on a small fixed dataset goes down, on held-out ga
   fs::remove_all(dir);
 }
 
-TEST_CASE("training: a killed and resumed training ends where an uninterrupted one does", "[training]") {
+TEST_CASE("training: a killed and resumed training ends where an uninterrupted one does",
+          "[training]") {
   const RunConfig config = tiny_config(120);
   const fs::path whole = fresh_dir("whole"), killed = fresh_dir("killed");
   make_shards(whole, config);
-  fs::copy(whole / "shards", killed / "shards", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  fs::copy(whole / "shards", killed / "shards",
+           fs::copy_options::recursive | fs::copy_options::overwrite_existing);
   std::ostringstream quiet;
   run_training({config, whole.string(), quiet});
 
@@ -145,17 +148,22 @@ TEST_CASE("run config: defaults, overrides and errors", "[training][config]") {
   CHECK(d.resolved.find("full_visits = 200") != std::string::npos);
   // The resolved text reads back to the same config.
   CHECK(parse_run_config(d.resolved, "resolved").hash == d.hash);
-  CHECK_THROWS_WITH(parse_run_config("[selfplay]\nfull_vists = 3\n", "t"), Catch::Contains("unknown key 'full_vists'"));
+  CHECK_THROWS_WITH(parse_run_config("[selfplay]\nfull_vists = 3\n", "t"),
+                    Catch::Contains("unknown key 'full_vists'"));
   CHECK_THROWS_WITH(parse_run_config("[trian]\n", "t"), Catch::Contains("unknown key 'trian'"));
   CHECK_THROWS_WITH(parse_run_config("[train]\nlr = -1\n", "t"), Catch::Contains("lr"));
-  CHECK_THROWS_WITH(parse_run_config("[search]\ncpuct = \"x\"\n", "t"), Catch::Contains("wrong type"));
+  CHECK_THROWS_WITH(parse_run_config("[search]\ncpuct = \"x\"\n", "t"),
+                    Catch::Contains("wrong type"));
   CHECK_THROWS_WITH(parse_run_config("seed = [", "t"), Catch::Contains("t"));
   const RunConfig o = read_run_config("", {"selfplay.games=7", "variant=\"chess\""});
   CHECK(o.selfplay.games == 7);
   CHECK(o.variant == "chess");
-  CHECK_THROWS_WITH(parse_run_config("[train]\nroot_value_weight = 1.5\n", "t"), Catch::Contains("root_value_weight"));
-  CHECK_THROWS_WITH(parse_run_config("[loop]\nbootstrap_visits = -1\n", "t"), Catch::Contains("bootstrap_visits"));
-  CHECK_THROWS_WITH(parse_run_config("[train]\nsymmetries = 2\n", "t"), Catch::Contains("symmetries"));
+  CHECK_THROWS_WITH(parse_run_config("[train]\nroot_value_weight = 1.5\n", "t"),
+                    Catch::Contains("root_value_weight"));
+  CHECK_THROWS_WITH(parse_run_config("[loop]\nbootstrap_visits = -1\n", "t"),
+                    Catch::Contains("bootstrap_visits"));
+  CHECK_THROWS_WITH(parse_run_config("[train]\nsymmetries = 2\n", "t"),
+                    Catch::Contains("symmetries"));
   CHECK_THROWS_AS(read_run_config("", {"selfplay.nothing=1"}), vzero::Error);
   // One override sets one value: a second line in it must not be dropped silently.
   CHECK_THROWS_WITH(read_run_config("", {"selfplay.games=7\nx = 1"}),
@@ -200,7 +208,8 @@ TEST_CASE("training: symmetry augmentation teaches the mapped views of a sample"
   const Game& game = game_by_id("attrition");
   RunConfig config = parse_run_config(
       "variant = \"attrition\"\nseed = 5\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n"
-      "[train]\nbatch_size = 32\noptimizer = \"adamw\"\nlr = 0.01\nlr_warmup_steps = 0\nthreads = 1\n",
+      "[train]\nbatch_size = 32\noptimizer = \"adamw\"\nlr = 0.01\nlr_warmup_steps = 0\nthreads = "
+      "1\n",
       "test config");
   auto seen = game.new_state(), mapped = game.new_state();
   seen->apply(seen->text_to_action("N@c1"));
@@ -214,7 +223,8 @@ TEST_CASE("training: symmetry augmentation teaches the mapped views of a sample"
   CHECK(t.validate(unseen).policy_top1 == 1.0);
 }
 
-TEST_CASE("training: root_value_weight moves the value target from the result to the search value", "[training]") {
+TEST_CASE("training: root_value_weight moves the value target from the result to the search value",
+          "[training]") {
   // One position, won by the player to act (+1) while the search saw an even game (0).
   const Game& game = game_by_id("attrition");
   auto state = game.new_state();
@@ -229,15 +239,18 @@ TEST_CASE("training: root_value_weight moves the value target from the result to
   const auto value_error_after_training = [&](double weight) {
     RunConfig config = parse_run_config(
         "variant = \"attrition\"\nseed = 5\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n"
-        "[train]\nbatch_size = 16\noptimizer = \"adamw\"\nlr = 0.01\nlr_warmup_steps = 0\nthreads = 1\n"
-        "root_value_weight = " + std::to_string(weight) + "\n",
+        "[train]\nbatch_size = 16\noptimizer = \"adamw\"\nlr = 0.01\nlr_warmup_steps = 0\nthreads "
+        "= 1\n"
+        "root_value_weight = " +
+            std::to_string(weight) + "\n",
         "test config");
     Trainer t(game, config, "");
     t.train(w, 200);
     return t.validate(w.train).value_mse;  // always against the game result
   };
   CHECK(value_error_after_training(0.0) < 0.05);  // learns the result
-  CHECK(value_error_after_training(1.0) > 0.8);   // learns the search value, about 1 away from the result
+  CHECK(value_error_after_training(1.0) >
+        0.8);  // learns the search value, about 1 away from the result
 }
 
 TEST_CASE("training: a value trained for a seat is served for that seat (3 and 4 players)",
@@ -341,7 +354,8 @@ TEST_CASE("training: the trainer runs on the run's device", "[training]") {
   if (!torch::cuda::is_available()) {
     CHECK_THROWS_WITH(Trainer(game, config, ""), Catch::Contains("no CUDA"));
   } else {
-    // The same steps on the GPU: the same losses up to rounding, and a checkpoint that loads on the CPU.
+    // The same steps on the GPU: the same losses up to rounding, and a checkpoint that loads on the
+    // CPU.
     Trainer gpu(game, config, "");
     const TrainReport on_gpu = gpu.train(w, 10);
     CHECK(std::abs(on_gpu.policy_loss - on_cpu.policy_loss) < 1e-3);

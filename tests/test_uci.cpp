@@ -114,7 +114,8 @@ TEST_CASE("uci: vzero's legal moves are fairy-stockfish's, for chess, grand and 
 // unpromoted pawn), promotions "+" where optional, compulsory on the last ranks.
 // The positions have no pawn drop that mates: fairy-stockfish 11.1 lists those
 // (SH-10 forbids them; tests/test_shogi.cpp).
-TEST_CASE("uci: vzero's legal moves are fairy-stockfish's, for shogi and minishogi", "[uci][shogi]") {
+TEST_CASE("uci: vzero's legal moves are fairy-stockfish's, for shogi and minishogi",
+          "[uci][shogi]") {
   const std::vector<std::pair<std::string, std::string>> positions = {
       {"shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1"},
       {"shogi", "4k4/P8/2P6/5N3/9/9/9/9/4K4[SPpg] w - - 0 1"},  // compulsory and optional "+"

@@ -1,9 +1,10 @@
 #pragma once
 // Small helpers shared by the rule tests.
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "game/game.h"
@@ -39,8 +40,8 @@ inline bool has(const GameState& s, const std::string& action) {
 
 // A fresh, empty temporary directory for one test (named after it and the process).
 inline std::filesystem::path temp_dir(const std::string& name) {
-  const std::filesystem::path d =
-      std::filesystem::temp_directory_path() / ("vzero-test-" + name + "-" + std::to_string(::getpid()));
+  const std::filesystem::path d = std::filesystem::temp_directory_path() /
+                                  ("vzero-test-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;

@@ -1,13 +1,14 @@
 // Variant files: typed keys, unknown keys rejected, Betza parsing.
 #include <catch.hpp>
 
-#include "util/error.h"
 #include "game/builtin/games.h"
 #include "game/variant.h"
+#include "util/error.h"
 
 TEST_CASE("variant files reject unknown keys and bad values", "[variant]") {
-  const std::string base = "id = \"x\"\nstart = \"k7/8/8/8/8/8/8/K7 w - - 0 1\"\n"
-                           "[[piece]]\nletter = \"k\"\nbetza = \"K\"\nroyal = true\n";
+  const std::string base =
+      "id = \"x\"\nstart = \"k7/8/8/8/8/8/8/K7 w - - 0 1\"\n"
+      "[[piece]]\nletter = \"k\"\nbetza = \"K\"\nroyal = true\n";
   CHECK_NOTHROW(vzero::parse_variant(base, "test"));
   CHECK_THROWS_AS(vzero::parse_variant(base + "colour = 3\n", "test"), vzero::Error);
   CHECK_THROWS_AS(vzero::parse_variant("files = 40\n" + base, "test"), vzero::Error);
@@ -30,7 +31,7 @@ TEST_CASE("Betza atoms and modifiers", "[variant]") {
   const vzero::PieceMoves queen = vzero::parse_betza("Q");
   CHECK(queen.quiet_slides == 0xFF);
   CHECK(vzero::parse_betza("pR").hop_slides == vzero::kOrthogonal);
-  CHECK(vzero::parse_betza("fR").quiet_slides == 1);  // north only
+  CHECK(vzero::parse_betza("fR").quiet_slides == 1);         // north only
   CHECK(vzero::parse_betza("WfF").quiet_leaps.size() == 6);  // gold
   CHECK(vzero::parse_betza("FfW").quiet_leaps.size() == 5);  // silver
   CHECK(vzero::parse_betza("C").quiet_leaps.size() == 8);    // camel

@@ -1,33 +1,36 @@
 // World chess rules (rules/world.md): one test or more per rule id, each
 // from a position where the rule decides, and each new piece alone.
+#include <algorithm>
 #include <catch.hpp>
 
-#include <algorithm>
-
-#include "util/error.h"
 #include "game/builtin/games.h"
 #include "tests/rules_test_util.h"
+#include "util/error.h"
 
 using namespace vzero::testing;
 
 namespace {
 
-std::unique_ptr<vzero::GameState> world(const std::string& fen = "") { return state_of("world", fen); }
-
+std::unique_ptr<vzero::GameState> world(const std::string& fen = "") {
+  return state_of("world", fen);
+}
 
 }  // namespace
 
 TEST_CASE("WC-1 a 10x8 board and the project's setup, lances in hand", "[world]") {
   auto s = world();
-  CHECK(s->fen() == "omnbqjbnmo/r2gks3r/pppppppppp/10/10/PPPPPPPPPP/R2GKS3R/OMNBQJBNMO[Ll] w KQkq - 0 1");
+  CHECK(s->fen() ==
+        "omnbqjbnmo/r2gks3r/pppppppppp/10/10/PPPPPPPPPP/R2GKS3R/OMNBQJBNMO[Ll] w KQkq - 0 1");
   CHECK(s->text_to_action("j3j4") >= 0);
-  CHECK_THROWS_AS(world("omnbqjbnmo/r2gks3r/pppppppppp/10/10/PPPPPPPPPP/R2GKS3R/OMNBQJBNM w - - 0 1"),
-                  vzero::Error);
+  CHECK_THROWS_AS(
+      world("omnbqjbnmo/r2gks3r/pppppppppp/10/10/PPPPPPPPPP/R2GKS3R/OMNBQJBNM w - - 0 1"),
+      vzero::Error);
 }
 
 TEST_CASE("WC-2 camel alone: the (3,1) leaps", "[world][pieces]") {
   auto s = world("k9/10/10/10/4M5/10/10/9K w - - 0 1");
-  CHECK(starting(*s, "e4") == Moves{"e4b3", "e4b5", "e4d1", "e4d7", "e4f1", "e4f7", "e4h3", "e4h5"});
+  CHECK(starting(*s, "e4") ==
+        Moves{"e4b3", "e4b5", "e4d1", "e4d7", "e4f1", "e4f7", "e4h3", "e4h5"});
 }
 
 TEST_CASE("WC-3 cannon alone: hops over exactly one screen", "[world][pieces]") {
@@ -63,7 +66,8 @@ TEST_CASE("WC-6 lance alone: slides forward, captures the first enemy", "[world]
 
 TEST_CASE("WC-6a the starting lance drops only on the own first rank", "[world]") {
   auto s = world("4k5/10/10/10/10/10/10/4K5[Ll] w - - 0 1");
-  CHECK(starting(*s, "L@") == Moves{"L@a1", "L@b1", "L@c1", "L@d1", "L@f1", "L@g1", "L@h1", "L@i1", "L@j1"});
+  CHECK(starting(*s, "L@") ==
+        Moves{"L@a1", "L@b1", "L@c1", "L@d1", "L@f1", "L@g1", "L@h1", "L@i1", "L@j1"});
   play(*s, {"L@a1"});
   CHECK(s->fen() == "4k5/10/10/10/10/10/10/L3K5[l] b - - 1 1 last:l-");
   // Black's drops: its own first rank is rank 8.
@@ -91,7 +95,8 @@ TEST_CASE("WC-6c a drop may not attack the enemy king", "[world]") {
   // The lance itself on the king's file.
   check_legal(*world("4k5/10/10/10/10/10/10/K9[L] w - - 0 1"), {"L@d1"}, {"L@e1"});
   // The (won) lance as a cannon's screen on the king's rank.
-  check_legal(*world("10/O3k5/10/10/10/10/10/K9[L] w - - 0 1 start:-"), {"L@c6"}, {"L@b7", "L@c7", "L@d7"});
+  check_legal(*world("10/O3k5/10/10/10/10/10/K9[L] w - - 0 1 start:-"), {"L@c6"},
+              {"L@b7", "L@c7", "L@d7"});
 }
 
 TEST_CASE("WC-6d captured pieces go to their owner's pool; a capturing pawn promotes", "[world]") {
@@ -112,7 +117,8 @@ TEST_CASE("WC-7 joker copies the type of the opponent's last action", "[world][p
   CHECK(starting(*none, "e4").empty());
   // Black's last action was a knight move: the joker leaps as a knight.
   auto n = world("k9/10/10/10/4J5/10/10/9K w - - 0 1 last:-n");
-  CHECK(starting(*n, "e4") == Moves{"e4c3", "e4c5", "e4d2", "e4d6", "e4f2", "e4f6", "e4g3", "e4g5"});
+  CHECK(starting(*n, "e4") ==
+        Moves{"e4c3", "e4c5", "e4d2", "e4d6", "e4f2", "e4f6", "e4g3", "e4g5"});
   // A drop counts: after a lance drop the joker slides forward as a lance.
   auto l = world("k9/10/10/10/4J5/10/10/9K w - - 0 1 last:-l");
   CHECK(starting(*l, "e4") == Moves{"e4e5", "e4e6", "e4e7", "e4e8"});
@@ -139,11 +145,13 @@ TEST_CASE("WC-7a a joker imitated passes its power; no third joker move in a row
   CHECK(starting(*s, "f4").size() == 8);
 }
 
-TEST_CASE("WC-7b joker as a pawn: steps, captures, double step from rank 1, en passant", "[world]") {
+TEST_CASE("WC-7b joker as a pawn: steps, captures, double step from rank 1, en passant",
+          "[world]") {
   auto s = world("k9/10/10/10/10/10/3n6/2J6K w - - 0 1 last:-p");
   CHECK(starting(*s, "c1") == Moves{"c1c2", "c1c3", "c1d2"});
   play(*s, {"c1c3"});
-  CHECK(s->fen() == "k9/10/10/10/10/2J7/3n6/9K[] b - - 1 1 last:pp streak:1");  // no en-passant square
+  CHECK(s->fen() ==
+        "k9/10/10/10/10/2J7/3n6/9K[] b - - 1 1 last:pp streak:1");  // no en-passant square
   // En passant right after an enemy pawn's double step past the square in front.
   auto e = world("k9/10/3p6/10/2J7/10/10/9K b - - 0 1 last:-p");
   play(*e, {"d6d4"});
@@ -156,7 +164,8 @@ TEST_CASE("WC-7b joker as a pawn: steps, captures, double step from rank 1, en p
   CHECK(starting(*p, "d6") == Moves{"d6d7"});
 }
 
-TEST_CASE("WC-7c joker as cannon hops, as lance slides to the enemy, as king is not royal", "[world]") {
+TEST_CASE("WC-7c joker as cannon hops, as lance slides to the enemy, as king is not royal",
+          "[world]") {
   auto o = world("k9/10/10/10/4J1P3/10/10/9K w - - 0 1 last:-o");
   CHECK(starting(*o, "e4") == Moves{"e4h4", "e4i4", "e4j4"});
   auto l = world("k9/10/10/4j5/10/10/10/9K b - - 0 1 last:l-");
@@ -268,20 +277,23 @@ TEST_CASE("WC-12 perft from the start, depth 1: 32", "[world]") {
   CHECK(s->perft(1) == 32);
   const Moves all = texts(*s);
   const auto from_rank = [&](char rank) {
-    return std::count_if(all.begin(), all.end(), [&](const std::string& m) { return m[1] == rank; });
+    return std::count_if(all.begin(), all.end(),
+                         [&](const std::string& m) { return m[1] == rank; });
   };
-  CHECK(from_rank('3') == 20);  // pawns
+  CHECK(from_rank('3') == 20);                                        // pawns
   CHECK(starting(*s, "b1").size() + starting(*s, "i1").size() == 4);  // camels
   CHECK(starting(*s, "a2").size() + starting(*s, "j2").size() == 5);  // rooks
   CHECK(starting(*s, "d1").size() + starting(*s, "g1").size() == 2);  // bishops
   CHECK(starting(*s, "d2").size() == 1);                              // gold
 }
 
-TEST_CASE("world FEN round-trips hands, pool, lance flags, joker memory and streak", "[world][fen]") {
-  for (const char* fen : {"omnbqjbnmo/r2gks3r/pppppppppp/10/10/PPPPPPPPPP/R2GKS3R/OMNBQJBNMO[Ll] w KQkq - 0 1",
-                          "10/r3k4r/2P2p4/3o6/4J5/10/R3K4R/10[Ll] w KQkq - 0 1 pool:Qn start:- last:-b",
-                          "k9/10/10/10/5j4/3J6/10/9K[] w - - 2 2 last:bb streak:2",
-                          "4k5/10/10/10/10/10/10/L3K5[LLl] b - - 1 1 start:l last:l-"}) {
+TEST_CASE("world FEN round-trips hands, pool, lance flags, joker memory and streak",
+          "[world][fen]") {
+  for (const char* fen :
+       {"omnbqjbnmo/r2gks3r/pppppppppp/10/10/PPPPPPPPPP/R2GKS3R/OMNBQJBNMO[Ll] w KQkq - 0 1",
+        "10/r3k4r/2P2p4/3o6/4J5/10/R3K4R/10[Ll] w KQkq - 0 1 pool:Qn start:- last:-b",
+        "k9/10/10/10/5j4/3J6/10/9K[] w - - 2 2 last:bb streak:2",
+        "4k5/10/10/10/10/10/10/L3K5[LLl] b - - 1 1 start:l last:l-"}) {
     auto s = world(fen);
     CHECK(s->fen() == fen);
     CHECK(world(s->fen())->hash() == s->hash());
@@ -294,19 +306,19 @@ TEST_CASE("world FEN round-trips hands, pool, lance flags, joker memory and stre
   // Without a joker on the board the memory changes nothing: repetition ignores it.
   CHECK(world("k9/10/10/10/10/10/10/9K w - - 0 1")->hash() ==
         world("k9/10/10/10/10/10/10/9K w - - 0 1 last:-n")->hash());
-  for (const char* bad : {"k9/10/10/10/10/10/10/9K[J] w - - 0 1",          // a joker never in hand
-                          "k9/10/10/10/10/10/10/9K w - - 0 1 pool:L",       // nor a lance in the pool
-                          "k9/10/10/10/10/10/10/9K w - - 0 1 start:L",      // a flag without a lance
-                          "k9/10/10/10/10/10/10/9K w - - 0 1 last:-j",      // a joker move writes its power
-                          "k9/10/10/10/10/10/10/9K w - - 0 1 last:-b streak:3",
-                          "k9/10/10/10/10/10/10/9K w - - 0 1 streak:1",     // a streak needs a last action
-                          "k9/10/10/10/10/10/10/9K w - - 0 1 pool:Q pool:Q",
-                          "k9/10/10/10/10/10/10/9K[L w - - 0 1",
-                          "k9/10/10/10/10/10/10/4P4K w - - 0 1 bogus",
-                          "k2P6/10/10/10/10/10/10/9K w - - 0 1",            // a pawn on its last rank
-                          "k9/10/10/10/10/10/10/10 w - - 0 1",              // no White king
-                          "R3k5/10/10/10/10/10/10/9K w - - 0 1",            // the side not to move in check
-                          "k9/10/10/10/10/10/10/9K w K - 0 1"}) {
+  for (const char* bad :
+       {"k9/10/10/10/10/10/10/9K[J] w - - 0 1",       // a joker never in hand
+        "k9/10/10/10/10/10/10/9K w - - 0 1 pool:L",   // nor a lance in the pool
+        "k9/10/10/10/10/10/10/9K w - - 0 1 start:L",  // a flag without a lance
+        "k9/10/10/10/10/10/10/9K w - - 0 1 last:-j",  // a joker move writes its power
+        "k9/10/10/10/10/10/10/9K w - - 0 1 last:-b streak:3",
+        "k9/10/10/10/10/10/10/9K w - - 0 1 streak:1",  // a streak needs a last action
+        "k9/10/10/10/10/10/10/9K w - - 0 1 pool:Q pool:Q", "k9/10/10/10/10/10/10/9K[L w - - 0 1",
+        "k9/10/10/10/10/10/10/4P4K w - - 0 1 bogus",
+        "k2P6/10/10/10/10/10/10/9K w - - 0 1",  // a pawn on its last rank
+        "k9/10/10/10/10/10/10/10 w - - 0 1",    // no White king
+        "R3k5/10/10/10/10/10/10/9K w - - 0 1",  // the side not to move in check
+        "k9/10/10/10/10/10/10/9K w K - 0 1"}) {
     INFO(bad);
     CHECK_THROWS_AS(world(bad), vzero::Error);
   }

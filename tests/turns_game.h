@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "util/error.h"
 #include "game/game.h"
+#include "util/error.h"
 
 namespace vzero::testing {
 
@@ -65,7 +65,8 @@ class TurnsState : public GameState {
     int winner = -1;
     if (claimed()) {
       const int actor = mover_of(int(history_.size()) - 1);
-      const bool good = std::all_of(history_.end() - g_.k_, history_.end() - 1, [](int a) { return a == 2; });
+      const bool good =
+          std::all_of(history_.end() - g_.k_, history_.end() - 1, [](int a) { return a == 2; });
       if (good) {
         winner = actor;
       } else {  // the claimant alone loses
@@ -81,7 +82,9 @@ class TurnsState : public GameState {
     for (int s = 0; s < n; ++s) r[s] = s == winner ? 1.0 : -1.0 / (n - 1);
     return r;
   }
-  std::string end_reason() const override { return is_terminal() ? (claimed() ? "claim" : "end") : ""; }
+  std::string end_reason() const override {
+    return is_terminal() ? (claimed() ? "claim" : "end") : "";
+  }
   uint64_t hash() const override {
     uint64_t h = 1469598103934665603ull;
     for (int a : history_) h = (h ^ uint64_t(a + 1)) * 1099511628211ull;

@@ -9,11 +9,11 @@
 #include <ostream>
 #include <sstream>
 
-#include "util/error.h"
-#include "util/files.h"
 #include "match/game_record.h"
 #include "net/server.h"
 #include "training/run_dir.h"
+#include "util/error.h"
+#include "util/files.h"
 
 namespace vzero {
 
@@ -112,14 +112,25 @@ void prepare_loop_matches(const RunContext& run) {
 std::vector<LoopMatch> measuring_matches(const RunContext& run) {
   const LoopConfig& loop = run.config.loop;
   std::vector<LoopMatch> out = {
-      {"arena_gen0", net_spec(run.folder.model_path(0), loop.arena_visits), generation_name(0), loop.arena_games, 2, {}},
+      {"arena_gen0",
+       net_spec(run.folder.model_path(0), loop.arena_visits),
+       generation_name(0),
+       loop.arena_games,
+       2,
+       {}},
       {"arena_base", loop.baseline, loop.baseline, loop.baseline_games, 3, {}}};
   for (size_t k = 0; k < loop.anchors.size(); ++k)
-    out.push_back({"anchor_" + std::to_string(k + 1), loop.anchors[k], loop.anchors[k], loop.anchor_games, 4 + k, {}});
+    out.push_back({"anchor_" + std::to_string(k + 1),
+                   loop.anchors[k],
+                   loop.anchors[k],
+                   loop.anchor_games,
+                   4 + k,
+                   {}});
   return out;
 }
 
-ArenaResult play_loop_match(const RunContext& run, int g, const LoopMatch& match, MatchGroup* group) {
+ArenaResult play_loop_match(const RunContext& run, int g, const LoopMatch& match,
+                            MatchGroup* group) {
   const Game& game = run.game;
   const RunConfig& config = run.config;
   register_net_players(config.inference);
@@ -142,13 +153,16 @@ ArenaResult play_loop_match(const RunContext& run, int g, const LoopMatch& match
   search.noise_fraction = 0.1;
   search.temperature_plies = 0;
   const std::string candidate = net_spec(run.folder.model_path(g), config.loop.arena_visits);
-  return play_arena_shared(game, ac, [&](int role, uint64_t seed) {
-    PlayerContext ctx;
-    ctx.game = &game;
-    ctx.seed = seed;
-    ctx.search = search;
-    return make_player(role == 0 ? candidate : match.opponent, ctx);
-  }, group);
+  return play_arena_shared(
+      game, ac,
+      [&](int role, uint64_t seed) {
+        PlayerContext ctx;
+        ctx.game = &game;
+        ctx.seed = seed;
+        ctx.search = search;
+        return make_player(role == 0 ? candidate : match.opponent, ctx);
+      },
+      group);
 }
 
 RatingsTable refit_ratings(const RunContext& run) {
@@ -170,7 +184,7 @@ RatingsTable refit_ratings(const RunContext& run) {
     options.anchor = std::make_pair(anchor, 0.0);
   else if (!results.empty())
     run.log << "note: ratings: " << anchor
-        << " (loop.ratings_anchor) has played no game; Elo relative to the mean\n";
+            << " (loop.ratings_anchor) has played no game; Elo relative to the mean\n";
   const RatingsTable table = results.empty() ? RatingsTable{} : results.fit(options);
   write_text_file(run.folder.ratings_path(), table.csv());
   return table;
@@ -192,11 +206,15 @@ void draw_curve(const RunContext& run, int generations, const RatingsTable& rati
   const bool validation = fs::exists(folder.metrics_path());
   std::string script =
       "set datafile separator ','\n"
-      "set terminal pngcairo size 1000," + std::string(validation ? "800" : "450") + " noenhanced\n"
+      "set terminal pngcairo size 1000," +
+      std::string(validation ? "800" : "450") +
+      " noenhanced\n"
       "set output " +
       quoted(folder.curve_path()) +
       "\n"
-      "set multiplot layout " + std::string(validation ? "2" : "1") + ",1 title 'vzero learning curve'\n"
+      "set multiplot layout " +
+      std::string(validation ? "2" : "1") +
+      ",1 title 'vzero learning curve'\n"
       "set key left top\nset grid\nset xlabel 'generation'\nset ylabel 'Elo (ratings.csv)'\n";
   // Both panels over generations 0 to the last, with whole-number tics.
   const int last =
@@ -217,14 +235,23 @@ void draw_curve(const RunContext& run, int generations, const RatingsTable& rati
     script +=
         "unset label\nset ylabel 'validation'\n"
         "plot " +
-        quoted(folder.metrics_path()) + " using 1:" + std::to_string(metrics_column("val_policy_top1")) +
+        quoted(folder.metrics_path()) +
+        " using 1:" + std::to_string(metrics_column("val_policy_top1")) +
         " with linespoints title 'policy top-1', "
-        "'' using 1:" + std::to_string(metrics_column("val_value_mse")) + " with linespoints title 'value MSE', "
-        "'' using 1:" + std::to_string(metrics_column("draw_share")) + " with linespoints title 'self-play draws', "
-        "'' using 1:" + std::to_string(metrics_column("end_repetition")) + " with linespoints title 'ended by repetition', "
-        "'' using 1:" + std::to_string(metrics_column("mean_abs_value_target")) +
+        "'' using 1:" +
+        std::to_string(metrics_column("val_value_mse")) +
+        " with linespoints title 'value MSE', "
+        "'' using 1:" +
+        std::to_string(metrics_column("draw_share")) +
+        " with linespoints title 'self-play draws', "
+        "'' using 1:" +
+        std::to_string(metrics_column("end_repetition")) +
+        " with linespoints title 'ended by repetition', "
+        "'' using 1:" +
+        std::to_string(metrics_column("mean_abs_value_target")) +
         " with linespoints title 'mean |value target|', "
-        "'' using 1:" + std::to_string(metrics_column("selfplay_time_share")) +
+        "'' using 1:" +
+        std::to_string(metrics_column("selfplay_time_share")) +
         " with linespoints title 'self-play share of time'\n";
   script += "unset multiplot\n";
   const fs::path path = folder.curve_script_path();

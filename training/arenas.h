@@ -61,7 +61,8 @@ std::vector<LoopMatch> measuring_matches(const RunContext& run);
 // for the model), or resumes it from the generation's records. With a group
 // (the gate's MPI ranks), each rank plays a share and every rank gets the
 // whole result; rank 0 alone writes the records.
-ArenaResult play_loop_match(const RunContext& run, int g, const LoopMatch& match, MatchGroup* group = nullptr);
+ArenaResult play_loop_match(const RunContext& run, int g, const LoopMatch& match,
+                            MatchGroup* group = nullptr);
 
 // Fits every player of records/*.jsonl into one Elo scale, with
 // loop.ratings_anchor at 0 when it has played (else the mean is 0 and the log

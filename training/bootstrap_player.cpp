@@ -11,8 +11,8 @@
 
 namespace vzero {
 
-SelfplayStats play_bootstrap_games(const SelfplayJob& job, const std::string& spec, int random_plies,
-                                   const SearchConfig& search) {
+SelfplayStats play_bootstrap_games(const SelfplayJob& job, const std::string& spec,
+                                   int random_plies, const SearchConfig& search) {
   check(job.game != nullptr, "bootstrap player: no game");
   const Game& game = *job.game;
   const EncodingSpec& enc = game.encoding();
@@ -74,7 +74,8 @@ SelfplayStats play_bootstrap_games(const SelfplayJob& job, const std::string& sp
     ++stats.games;
     stats.positions += int64_t(samples.size());
     stats.full_positions += int64_t(samples.size());
-    const bool draw = std::all_of(record.result.begin(), record.result.end(), [](float x) { return x == 0.0f; });
+    const bool draw =
+        std::all_of(record.result.begin(), record.result.end(), [](float x) { return x == 0.0f; });
     stats.draws += draw;
     stats.decisive += !draw;
     stats.capped += record.end_reason == "cap";

@@ -18,7 +18,7 @@ namespace vzero {
 // Plays job.indices (job.game, job.selfplay.max_plies, job.meta, out_dir,
 // file_prefix, first_game_id and seed as in self-play) with the player of
 // spec; throws Error when the spec is bad or the player fails.
-SelfplayStats play_bootstrap_games(const SelfplayJob& job, const std::string& spec, int random_plies,
-                                   const SearchConfig& search);
+SelfplayStats play_bootstrap_games(const SelfplayJob& job, const std::string& spec,
+                                   int random_plies, const SearchConfig& search);
 
 }  // namespace vzero

@@ -15,7 +15,8 @@ std::string end_reason_class(const GameRecord& game) {
   const std::string& r = game.end_reason;
   if (game.resigned || r == "resign") return "resign";
   // A win by the rules: mate, a captured king, attrition's capture, no move or last seat standing.
-  if (r == "checkmate" || r == "king-captured" || r == "capture" || r == "no-move" || r == "last-standing")
+  if (r == "checkmate" || r == "king-captured" || r == "capture" || r == "no-move" ||
+      r == "last-standing")
     return "mate";
   if (r == "repetition" || r == "perpetual-check") return "repetition";
   if (r == "cap") return "cap";
@@ -30,7 +31,9 @@ GenerationDiagnostics generation_diagnostics(const std::string& dir, const std::
   int64_t draws = 0;
   double root = 0, target = 0;
   for (const std::string& path : list_shards(dir)) {
-    if (!prefix.empty() && std::filesystem::path(path).filename().string().rfind(prefix + "-", 0) != 0) continue;
+    if (!prefix.empty() &&
+        std::filesystem::path(path).filename().string().rfind(prefix + "-", 0) != 0)
+      continue;
     const ShardData shard = read_shard(path);
     std::set<int64_t> fresh;
     for (const GameRecord& g : shard.games) {
@@ -51,11 +54,13 @@ GenerationDiagnostics generation_diagnostics(const std::string& dir, const std::
   d.games = int64_t(seen.size());
   if (d.games > 0) {
     const double n = double(d.games);
-    d.end_mate = ends["mate"] / n, d.end_repetition = ends["repetition"] / n, d.end_cap = ends["cap"] / n;
+    d.end_mate = ends["mate"] / n, d.end_repetition = ends["repetition"] / n,
+    d.end_cap = ends["cap"] / n;
     d.end_resign = ends["resign"] / n, d.end_other = ends["other"] / n;
     d.draws = draws / n;
   }
-  if (d.positions > 0) d.mean_abs_root_value = root / d.positions, d.mean_abs_value_target = target / d.positions;
+  if (d.positions > 0)
+    d.mean_abs_root_value = root / d.positions, d.mean_abs_value_target = target / d.positions;
   return d;
 }
 

@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "util/error.h"
 #include "net/model.h"
 #include "training/run_dir.h"
+#include "util/error.h"
 
 #ifdef VZERO_WITH_C10D
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
@@ -27,7 +27,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Collectives and rendezvous time out after this long (a rank that died, a rank 0 that works alone).
+// Collectives and rendezvous time out after this long (a rank that died, a rank 0 that works
+// alone).
 constexpr std::chrono::minutes kTimeout{30};
 // How long the other ranks wait for rank 0's next decision (a following trainer waits for data).
 constexpr std::chrono::hours kDecisionTimeout{24 * 7};
@@ -49,7 +50,8 @@ void allreduce_in(c10d::ProcessGroup& group, torch::Tensor& t) {
 // The all-reduced sum whose gradient is the all-reduced sum of the gradients.
 struct AllReduceSum : torch::autograd::Function<AllReduceSum> {
   // group: the address of the c10d group (autograd keeps plain values only).
-  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, int64_t group) {
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+                               int64_t group) {
     ctx->saved_data["group"] = group;
     torch::Tensor y = x.clone();
     allreduce_in(*reinterpret_cast<c10d::ProcessGroup*>(group), y);
@@ -76,7 +78,8 @@ struct ProcessGroup::Impl {
   void allreduce(torch::Tensor& t) { allreduce_in(*group, t); }
 };
 
-std::unique_ptr<ProcessGroup> ProcessGroup::join(const DistributedEnv& env, const std::string& run_dir,
+std::unique_ptr<ProcessGroup> ProcessGroup::join(const DistributedEnv& env,
+                                                 const std::string& run_dir,
                                                  const std::string& device) {
   check(env.distributed(), "a process group needs more than one rank");
   auto impl = std::make_unique<Impl>();
@@ -91,10 +94,13 @@ std::unique_ptr<ProcessGroup> ProcessGroup::join(const DistributedEnv& env, cons
       impl->store = c10::make_intrusive<c10d::TCPStore>(env.master_addr, o);
     } else {
       if (env.job_id.empty() || env.job_id == ".")
-        throw Error(env.source + " gives no job id to meet by: set MASTER_ADDR and MASTER_PORT (rank 0's host and a free port)");
+        throw Error(env.source +
+                    " gives no job id to meet by: set MASTER_ADDR and MASTER_PORT (rank 0's host "
+                    "and a free port)");
       const fs::path dir = RunFolder(run_dir).rendezvous_dir();
       fs::create_directories(dir);
-      impl->store = c10::make_intrusive<c10d::FileStore>((dir / (env.source + "-" + env.job_id)).string(), env.world);
+      impl->store = c10::make_intrusive<c10d::FileStore>(
+          (dir / (env.source + "-" + env.job_id)).string(), env.world);
       impl->store->setTimeout(kTimeout);
     }
     const auto prefixed = c10::make_intrusive<c10d::PrefixStore>("group", impl->store);
@@ -104,29 +110,36 @@ std::unique_ptr<ProcessGroup> ProcessGroup::join(const DistributedEnv& env, cons
       const int gpus = int(torch::cuda::device_count());
       check(gpus > 0, "device '" + device + "': no GPU is visible");
       impl->device = parse_device(device);
-      impl->device_name = "cuda:" + std::to_string((std::max<int>(0, impl->device.index()) + env.local_rank) % gpus);
+      impl->device_name =
+          "cuda:" +
+          std::to_string((std::max<int>(0, impl->device.index()) + env.local_rank) % gpus);
       impl->device = parse_device(impl->device_name);
-      impl->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(prefixed, env.rank, env.world,
-                                                                c10d::ProcessGroupNCCL::Options::create());
+      impl->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(
+          prefixed, env.rank, env.world, c10d::ProcessGroupNCCL::Options::create());
 #else
-      throw Error("device '" + device + "': this build of vzero has no NCCL for distributed training on GPUs");
+      throw Error("device '" + device +
+                  "': this build of vzero has no NCCL for distributed training on GPUs");
 #endif
     } else {
       impl->backend = "gloo";
       auto options = c10d::ProcessGroupGloo::Options::create(kTimeout);
-      const std::string interface = std::getenv("GLOO_SOCKET_IFNAME") ? std::getenv("GLOO_SOCKET_IFNAME") : "";
-      options->devices.push_back(interface.empty() ? c10d::ProcessGroupGloo::createDefaultDevice()
-                                                   : c10d::ProcessGroupGloo::createDeviceForInterface(interface));
+      const std::string interface =
+          std::getenv("GLOO_SOCKET_IFNAME") ? std::getenv("GLOO_SOCKET_IFNAME") : "";
+      options->devices.push_back(interface.empty()
+                                     ? c10d::ProcessGroupGloo::createDefaultDevice()
+                                     : c10d::ProcessGroupGloo::createDeviceForInterface(interface));
       options->threads = 2;
-      impl->group = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, env.rank, env.world, options);
+      impl->group =
+          c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, env.rank, env.world, options);
     }
   } catch (const c10::Error& e) {
-    throw Error("distributed training: rank " + std::to_string(env.rank) + " of " + std::to_string(env.world) +
+    throw Error("distributed training: rank " + std::to_string(env.rank) + " of " +
+                std::to_string(env.world) +
                 " could not join its group: " + e.what_without_backtrace());
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const Error*>(&e)) throw;
-    throw Error("distributed training: rank " + std::to_string(env.rank) + " of " + std::to_string(env.world) +
-                " could not join its group: " + e.what());
+    throw Error("distributed training: rank " + std::to_string(env.rank) + " of " +
+                std::to_string(env.world) + " could not join its group: " + e.what());
   }
   return std::unique_ptr<ProcessGroup>(new ProcessGroup(std::move(impl)));
 }
@@ -185,7 +198,8 @@ at::Tensor ProcessGroup::batch_norm(torch::nn::BatchNorm2dImpl& bn, const at::Te
   if (bn.options.track_running_stats()) {
     torch::NoGradGuard no_grad;
     bn.num_batches_tracked += 1;
-    const double m = bn.options.momentum() ? *bn.options.momentum() : 1.0 / bn.num_batches_tracked.item<double>();
+    const double m = bn.options.momentum() ? *bn.options.momentum()
+                                           : 1.0 / bn.num_batches_tracked.item<double>();
     bn.running_mean.mul_(1.0 - m).add_(mean.detach() * m);
     bn.running_var.mul_(1.0 - m).add_(var.detach() * (n / std::max(1.0, n - 1.0)) * m);
   }
@@ -199,16 +213,20 @@ struct ProcessGroup::Impl {
   std::string backend, device_name;
 };
 
-std::unique_ptr<ProcessGroup> ProcessGroup::join(const DistributedEnv& env, const std::string&, const std::string&) {
-  throw Error("rank " + std::to_string(env.rank) + " of " + std::to_string(env.world) +
-              ": this build of vzero has no distributed training (c10d and Gloo headers were not found)");
+std::unique_ptr<ProcessGroup> ProcessGroup::join(const DistributedEnv& env, const std::string&,
+                                                 const std::string&) {
+  throw Error(
+      "rank " + std::to_string(env.rank) + " of " + std::to_string(env.world) +
+      ": this build of vzero has no distributed training (c10d and Gloo headers were not found)");
 }
 void ProcessGroup::barrier() {}
 std::string ProcessGroup::broadcast_text(const std::string& text) { return text; }
 std::vector<double> ProcessGroup::sum(const std::vector<double>& values) { return values; }
 void ProcessGroup::average(const std::vector<at::Tensor>&) {}
 at::Tensor ProcessGroup::sum_differentiable(const at::Tensor& t) { return t; }
-at::Tensor ProcessGroup::batch_norm(torch::nn::BatchNorm2dImpl& bn, const at::Tensor& x) { return bn.forward(x); }
+at::Tensor ProcessGroup::batch_norm(torch::nn::BatchNorm2dImpl& bn, const at::Tensor& x) {
+  return bn.forward(x);
+}
 
 #endif
 

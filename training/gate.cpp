@@ -22,7 +22,8 @@ bool gate_promotes(const LoopConfig& loop, const ArenaResult& result) {
   return true;
 }
 
-GateOutcome gate_candidate(const RunContext& run, int candidate, int current, MatchGroup* group, bool measure) {
+GateOutcome gate_candidate(const RunContext& run, int candidate, int current, MatchGroup* group,
+                           bool measure) {
   const RunConfig& config = run.config;
   GateOutcome out;
   if (config.loop.arena_games > 0 && (measure || config.loop.gate != "always")) {

@@ -34,7 +34,7 @@ bool gate_promotes(const LoopConfig& loop, const ArenaResult& result);
 // (match "arena_prev", resumed from the records) and judges it; with a group
 // (MPI ranks), every rank plays its share and gets the same outcome.
 // With gate = "always" and measure false (loop.measure_every), no match is played.
-GateOutcome gate_candidate(const RunContext& run, int candidate, int current, MatchGroup* group = nullptr,
-                           bool measure = true);
+GateOutcome gate_candidate(const RunContext& run, int candidate, int current,
+                           MatchGroup* group = nullptr, bool measure = true);
 
 }  // namespace vzero

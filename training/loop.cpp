@@ -11,10 +11,9 @@
 #include <optional>
 #include <ostream>
 
-#include "util/error.h"
 #include "match/arena.h"
-#include "search/evaluators.h"
 #include "net/server.h"
+#include "search/evaluators.h"
 #include "selfplay/selfplay.h"
 #include "training/arenas.h"
 #include "training/bootstrap_player.h"
@@ -23,6 +22,7 @@
 #include "training/run_dir.h"
 #include "training/train_run.h"
 #include "training/trainer.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -32,7 +32,8 @@ SelfplayJob generation_job(const Game& game, const RunConfig& config, int curren
   SelfplayJob job;
   job.game = &game;
   job.selfplay = config.selfplay;
-  if (bootstrap && config.loop.bootstrap_games > 0) job.selfplay.games = config.loop.bootstrap_games;
+  if (bootstrap && config.loop.bootstrap_games > 0)
+    job.selfplay.games = config.loop.bootstrap_games;
   if (bootstrap && config.loop.bootstrap_visits > 0) {
     const double scale = double(config.loop.bootstrap_visits) / job.selfplay.full_visits;
     job.selfplay.full_visits = config.loop.bootstrap_visits;
@@ -81,7 +82,8 @@ struct GenerationRun {
 
   // 1. Self-play of the games of generation g that its shards lack, with the
   // current model (the first generation may use the network-free bootstrap).
-  // Records "selfplay": games, positions, positions/s, evaluations/s, mean batch, cache hit rate, seconds.
+  // Records "selfplay": games, positions, positions/s, evaluations/s, mean batch, cache hit rate,
+  // seconds.
   void selfplay() {
     if (progress.has("selfplay")) return;
     const bool bootstrap = current == 0 && g == 1;
@@ -97,26 +99,30 @@ struct GenerationRun {
                 ", outside the generation's ids");
     job.indices = missing_indices(written, job.first_game_id, games);
     if (!written.ids.empty())
-      run.log << "gen " << g << " selfplay resumes: " << written.ids.size() << " of " << games << " games written"
-              << std::endl;
+      run.log << "gen " << g << " selfplay resumes: " << written.ids.size() << " of " << games
+              << " games written" << std::endl;
     SelfplayStats sp;
     ServerStats net;
     if (!job.indices->empty()) {
       std::unique_ptr<InferenceServer> server;
       if (!bootstrap) {
-        server = std::make_unique<InferenceServer>(run.game, run.config.inference, run.folder.model_path(current));
+        server = std::make_unique<InferenceServer>(run.game, run.config.inference,
+                                                   run.folder.model_path(current));
         job.evaluator = server.get();
       }
       const int before = int(written.ids.size());
       job.progress = [&](const SelfplayStats& s) {
-        run.log << "gen " << g << " selfplay games " << before + s.games << "/" << games << " pos/s "
-                << int(s.positions_per_s()) << "\n" << std::flush;
+        run.log << "gen " << g << " selfplay games " << before + s.games << "/" << games
+                << " pos/s " << int(s.positions_per_s()) << "\n"
+                << std::flush;
       };
       job.progress_seconds = 10.0;
       const LoopConfig& loop = run.config.loop;
       if (bootstrap && !loop.bootstrap_player.empty()) {
-        run.log << "gen " << g << " bootstrap games played by " << loop.bootstrap_player << std::endl;
-        sp = play_bootstrap_games(job, loop.bootstrap_player, loop.bootstrap_random_plies, run.config.search);
+        run.log << "gen " << g << " bootstrap games played by " << loop.bootstrap_player
+                << std::endl;
+        sp = play_bootstrap_games(job, loop.bootstrap_player, loop.bootstrap_random_plies,
+                                  run.config.search);
       } else {
         sp = run_selfplay(job);
       }
@@ -124,8 +130,8 @@ struct GenerationRun {
     }
     const int64_t positions = written.positions + sp.positions;
     progress.set("selfplay", {double(games), double(positions), sp.positions_per_s(),
-                              sp.seconds > 0 ? sp.evaluations / sp.seconds : 0.0, net.mean_batch(), net.hit_rate(),
-                              sp.seconds});
+                              sp.seconds > 0 ? sp.evaluations / sp.seconds : 0.0, net.mean_batch(),
+                              net.hit_rate(), sp.seconds});
     run.log << "gen " << g << " selfplay " << games << " games " << positions << " positions "
             << int(sp.positions_per_s()) << " pos/s" << std::endl;
   }
@@ -169,7 +175,8 @@ struct GenerationRun {
     if (!progress.has("gate") || (played && !progress.has("arena_prev"))) {
       const auto start = std::chrono::steady_clock::now();
       const GateOutcome o = gate_candidate(run, g, current, nullptr, measure);
-      progress.set("gate", {o.promote ? 1.0 : 0.0, o.result.llr, double(int(o.result.sprt_result))});
+      progress.set("gate",
+                   {o.promote ? 1.0 : 0.0, o.result.llr, double(int(o.result.sprt_result))});
       if (played) record("arena_prev", o.result, start);
     }
     if (played) vs_prev = recorded("arena_prev");
@@ -181,14 +188,16 @@ struct GenerationRun {
     return v[0] != 0.0;
   }
 
-  void record(const std::string& key, const ArenaResult& r, std::chrono::steady_clock::time_point start) {
-    progress.set(key, {double(r.games), double(r.wins), double(r.draws), double(r.losses), r.score, r.elo, r.margin,
-                       seconds_since(start)});
+  void record(const std::string& key, const ArenaResult& r,
+              std::chrono::steady_clock::time_point start) {
+    progress.set(key, {double(r.games), double(r.wins), double(r.draws), double(r.losses), r.score,
+                       r.elo, r.margin, seconds_since(start)});
   }
 
   ArenaResult recorded(const std::string& key) const {
     const std::vector<double> v = progress.numbers(key);
-    check(v.size() == 8, "progress of generation " + std::to_string(g) + ": '" + key + "' is malformed");
+    check(v.size() == 8,
+          "progress of generation " + std::to_string(g) + ": '" + key + "' is malformed");
     ArenaResult r;
     r.games = int(v[0]), r.wins = int(v[1]), r.draws = int(v[2]), r.losses = int(v[3]);
     r.score = v[4], r.elo = v[5], r.margin = v[6];
@@ -227,7 +236,8 @@ void run_loop(const RunContext& run) {
     GenerationRun step{run, g, current, GenerationProgress(folder, g)};
     step.selfplay();
     step.train();
-    // Matches: the gate's against the current model, then generation 0, the baseline and the anchors.
+    // Matches: the gate's against the current model, then generation 0, the baseline and the
+    // anchors.
     ArenaResult vs_prev;
     const bool promote = step.gate(vs_prev);
     std::vector<LoopMatch> matches = measuring_matches(run);
@@ -244,7 +254,8 @@ void run_loop(const RunContext& run) {
     MetricsRow row;
     row.generation = g;
     row.games = int64_t(sp[0]), row.positions = int64_t(sp[1]);
-    row.selfplay_pos_per_s = sp[2], row.selfplay_evals_per_s = sp[3], row.mean_batch = sp[4], row.cache_hit_rate = sp[5];
+    row.selfplay_pos_per_s = sp[2], row.selfplay_evals_per_s = sp[3], row.mean_batch = sp[4],
+    row.cache_hit_rate = sp[5];
     row.train_steps = int64_t(tr[0]);
     row.train_samples_per_s = tr[1], row.policy_loss = tr[2], row.value_loss = tr[3];
     row.val_policy_top1 = tr[4], row.val_value_mse = tr[5];
@@ -260,31 +271,38 @@ void run_loop(const RunContext& run) {
     const double seconds = row.seconds;
     if (row.score_vs_gen0) last_gen0 = row.score_vs_gen0;
     if (row.score_vs_baseline) last_base = row.score_vs_baseline;
-    const GenerationDiagnostics d = generation_diagnostics(folder.shards_dir(), "gen" + std::to_string(g), config);
+    const GenerationDiagnostics d =
+        generation_diagnostics(folder.shards_dir(), "gen" + std::to_string(g), config);
     row.end_mate = d.end_mate, row.end_repetition = d.end_repetition, row.end_cap = d.end_cap;
     row.end_resign = d.end_resign, row.end_other = d.end_other, row.draw_share = d.draws;
-    row.mean_abs_root_value = d.mean_abs_root_value, row.mean_abs_value_target = d.mean_abs_value_target;
+    row.mean_abs_root_value = d.mean_abs_root_value,
+    row.mean_abs_value_target = d.mean_abs_value_target;
     row.selfplay_time_share = row.seconds > 0 ? sp.back() / row.seconds : 0.0;
     folder.append_metrics(row);
     const RatingsTable ratings = refit_ratings(run);
     draw_curve(run, g, ratings);
     release_free_memory();
 
-    const auto summary = [](const ArenaResult& r) { return r.games > 0 ? r.summary() : std::string("not played"); };
+    const auto summary = [](const ArenaResult& r) {
+      return r.games > 0 ? r.summary() : std::string("not played");
+    };
     log << "gen " << g << " vs previous " << summary(vs_prev);
     if (vs_prev.sprt && vs_prev.games > 0)
       log << " " << sprt_line(*vs_prev.sprt, vs_prev.llr, vs_prev.sprt_result);
     log << " | vs gen0 " << summary(results[0]) << " | vs baseline " << summary(results[1]);
-    for (size_t k = 2; k < matches.size(); ++k) log << " | vs " << matches[k].opponent_name << " " << summary(results[k]);
-    log << " | " << (promote ? "promoted" : "kept gen " + std::to_string(current)) << " | " << int(seconds) << " s"
-        << std::endl;
-    const auto anchor = std::find_if(ratings.rows.begin(), ratings.rows.end(),
-                                     [&](const Rating& r) { return r.player == loop.ratings_anchor; });
+    for (size_t k = 2; k < matches.size(); ++k)
+      log << " | vs " << matches[k].opponent_name << " " << summary(results[k]);
+    log << " | " << (promote ? "promoted" : "kept gen " + std::to_string(current)) << " | "
+        << int(seconds) << " s" << std::endl;
+    const auto anchor =
+        std::find_if(ratings.rows.begin(), ratings.rows.end(),
+                     [&](const Rating& r) { return r.player == loop.ratings_anchor; });
     for (const Rating& r : ratings.rows)
       if (r.player == generation_name(g))
-        log << "gen " << g << " rating elo " << std::lround(r.elo) << " +- " << std::lround(r.margin) << " ("
-            << (anchor != ratings.rows.end() ? loop.ratings_anchor : "the mean") << " = 0, " << ratings.rows.size()
-            << " players in ratings.csv)" << std::endl;
+        log << "gen " << g << " rating elo " << std::lround(r.elo) << " +- "
+            << std::lround(r.margin) << " ("
+            << (anchor != ratings.rows.end() ? loop.ratings_anchor : "the mean") << " = 0, "
+            << ratings.rows.size() << " players in ratings.csv)" << std::endl;
     generation = g;
   }
 }

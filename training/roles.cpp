@@ -13,13 +13,13 @@
 #include <set>
 #include <sstream>
 
-#include "util/error.h"
-#include "util/files.h"
 #include "net/server.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/shard.h"
 #include "training/loop.h"
 #include "training/run_dir.h"
+#include "util/error.h"
+#include "util/files.h"
 
 namespace vzero {
 
@@ -27,18 +27,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// How long a worker's temporary shard may lie untouched before it counts as left by a killed worker.
+// How long a worker's temporary shard may lie untouched before it counts as left by a killed
+// worker.
 constexpr auto kStaleTemporary = std::chrono::minutes(10);
 
 // The run a resolved config describes, without the settings of where and how fast a role
 // runs, which differ between hosts (device, threads, games in flight, batching, cache), and
 // without the number of generations, which a restart may raise.
 std::string role_identity(const std::string& resolved) {
-  static const std::set<std::string> placement = {
-      "/device",           "selfplay/parallel_games", "inference/max_batch",
-      "inference/max_wait_us", "inference/workers",   "inference/threads_per_worker",
-      "inference/cache_entries", "inference/device",  "train/threads",
-      "loop/generations"};
+  static const std::set<std::string> placement = {"/device",
+                                                  "selfplay/parallel_games",
+                                                  "inference/max_batch",
+                                                  "inference/max_wait_us",
+                                                  "inference/workers",
+                                                  "inference/threads_per_worker",
+                                                  "inference/cache_entries",
+                                                  "inference/device",
+                                                  "train/threads",
+                                                  "loop/generations"};
   std::istringstream in(resolved);
   std::string line, table, out;
   while (std::getline(in, line)) {
@@ -92,7 +98,8 @@ void prepare_shared_run_dir(const RunContext& run) {
     const std::string name = entry.path().filename().string();
     std::error_code ec;
     const auto written = fs::last_write_time(entry.path(), ec);
-    if (!ec && name.rfind("w-", 0) == 0 && entry.path().extension() == ".tmp" && now - written > kStaleTemporary)
+    if (!ec && name.rfind("w-", 0) == 0 && entry.path().extension() == ".tmp" &&
+        now - written > kStaleTemporary)
       fs::remove(entry.path(), ec);
   }
 }
@@ -107,7 +114,8 @@ int64_t reserve_game_block(const RunFolder& folder, const std::string& owner) {
   int64_t n = 0;  // after every block reserved so far
   for (const auto& entry : fs::directory_iterator(ids)) {
     const std::string name = entry.path().filename().string();
-    if (!name.empty() && name.size() < 18 && name.find_first_not_of("0123456789") == std::string::npos)
+    if (!name.empty() && name.size() < 18 &&
+        name.find_first_not_of("0123456789") == std::string::npos)
       n = std::max<int64_t>(n, std::stoll(name) + 1);
   }
   for (;; ++n) {
@@ -118,7 +126,8 @@ int64_t reserve_game_block(const RunFolder& folder, const std::string& owner) {
       throw Error("cannot reserve game ids in '" + ids.string() + "': " + std::strerror(errno));
     }
     const std::string text = owner + "\n";
-    const bool ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size()) && ::fsync(fd) == 0;
+    const bool ok =
+        ::write(fd, text.data(), text.size()) == ssize_t(text.size()) && ::fsync(fd) == 0;
     ::close(fd);
     if (!ok) throw Error("cannot write '" + path + "'");
     sync_path(ids.string(), true);
@@ -139,13 +148,17 @@ void run_worker(const RunContext& run, const RoleOptions& options) {
   std::set<std::string> mine;  // the shards written so far
   int64_t played = 0;
   log << "worker " << name << " pid " << ::getpid() << " in " << folder.dir() << std::endl;
-  while (!stop_requested(folder, options) && (options.max_games == 0 || played < options.max_games)) {
+  while (!stop_requested(folder, options) &&
+         (options.max_games == 0 || played < options.max_games)) {
     const int current = folder.read_current();
     if (current != served) {
       server.reset();
-      if (current > 0) server = std::make_unique<InferenceServer>(run.game, config.inference, folder.model_path(current));
+      if (current > 0)
+        server = std::make_unique<InferenceServer>(run.game, config.inference,
+                                                   folder.model_path(current));
       served = current;
-      log << "worker " << name << " plays with " << (current > 0 ? "gen-" + std::to_string(current) : "the bootstrap evaluator")
+      log << "worker " << name << " plays with "
+          << (current > 0 ? "gen-" + std::to_string(current) : "the bootstrap evaluator")
           << std::endl;
     }
     const int64_t block = reserve_game_block(folder, owner);
@@ -154,7 +167,9 @@ void run_worker(const RunContext& run, const RoleOptions& options) {
     job.out_dir = shards;
     job.file_prefix = "w-" + name;
     job.first_game_id = kWorkerGameIds + block * block_size;
-    job.selfplay.games = int(options.max_games > 0 ? std::min<int64_t>(block_size, options.max_games - played) : block_size);
+    job.selfplay.games =
+        int(options.max_games > 0 ? std::min<int64_t>(block_size, options.max_games - played)
+                                  : block_size);
     // Games not yet begun are left out when the role is to stop or a new model is promoted.
     std::atomic<bool> cut{false};
     job.stop = &cut;
@@ -170,10 +185,12 @@ void run_worker(const RunContext& run, const RoleOptions& options) {
     played += s.games;
     std::string written;
     for (const std::string& path : list_shards(shards))
-      if (fs::path(path).filename().string().rfind(job.file_prefix + "-", 0) == 0 && mine.insert(path).second)
+      if (fs::path(path).filename().string().rfind(job.file_prefix + "-", 0) == 0 &&
+          mine.insert(path).second)
         written += " " + fs::path(path).filename().string();
-    log << "worker " << name << " block " << block << " model gen-" << current << " games " << s.games
-        << " positions " << s.positions << " pos/s " << int(s.positions_per_s()) << " shards" << written << std::endl;
+    log << "worker " << name << " block " << block << " model gen-" << current << " games "
+        << s.games << " positions " << s.positions << " pos/s " << int(s.positions_per_s())
+        << " shards" << written << std::endl;
   }
   log << "worker " << name << " stops after " << played << " games" << std::endl;
 }

@@ -29,10 +29,11 @@ class ProcessGroup;
 // How a role runs and when it stops.
 struct RoleOptions {
   const std::atomic<bool>* signal = nullptr;  // set (by SIGTERM or SIGINT): stop soon
-  bool follow = true;       // keep going; false: one round (a worker's max_games, the gate's next candidate)
-  int64_t max_games = 0;    // a worker stops after about this many games (0: no limit)
-  double poll_seconds = 1.0;  // how often a waiting role looks at the folder
-  ProcessGroup* group = nullptr;  // the trainer's ranks (null: one process)
+  bool follow =
+      true;  // keep going; false: one round (a worker's max_games, the gate's next candidate)
+  int64_t max_games = 0;              // a worker stops after about this many games (0: no limit)
+  double poll_seconds = 1.0;          // how often a waiting role looks at the folder
+  ProcessGroup* group = nullptr;      // the trainer's ranks (null: one process)
   MatchGroup* match_group = nullptr;  // the gate's ranks (MPI; null: one process)
 };
 

@@ -8,8 +8,6 @@
 #include <sstream>
 #include <thread>
 
-#include "util/error.h"
-#include "util/files.h"
 #include "match/match_group.h"
 #include "net/server.h"
 #include "selfplay/shard.h"
@@ -22,6 +20,8 @@
 #include "training/train_run.h"
 #include "training/trainer.h"
 #include "training/window.h"
+#include "util/error.h"
+#include "util/files.h"
 
 namespace vzero {
 
@@ -51,9 +51,11 @@ class ShardTally {
   std::map<std::string, ShardCounts> seen_;
 };
 
-// The games the shards must hold before candidate g is trained: the first generation's, then selfplay.games more each.
+// The games the shards must hold before candidate g is trained: the first generation's, then
+// selfplay.games more each.
 int64_t games_before(const RunConfig& config, int g) {
-  const int64_t first = config.loop.bootstrap_games > 0 ? config.loop.bootstrap_games : config.selfplay.games;
+  const int64_t first =
+      config.loop.bootstrap_games > 0 ? config.loop.bootstrap_games : config.selfplay.games;
   return first + int64_t(g - 1) * config.selfplay.games;
 }
 
@@ -84,12 +86,14 @@ void run_trainer(const RunContext& run, const RoleOptions& options) {
     if (lead) {
       const TrainerRecord last = folder.read_trainer_record();
       const int g = last.generation + 1;
-      if (stop_requested(folder, options) || (config.loop.generations > 0 && g > config.loop.generations)) {
+      if (stop_requested(folder, options) ||
+          (config.loop.generations > 0 && g > config.loop.generations)) {
         decision = "stop";
       } else {
         tally.update(folder.shards_dir());
         if (tally.games >= games_before(config, g))
-          decision = "train " + std::to_string(g) + " " + std::to_string(tally.samples - last.positions) + " " +
+          decision = "train " + std::to_string(g) + " " +
+                     std::to_string(tally.samples - last.positions) + " " +
                      std::to_string(tally.samples);
       }
     }
@@ -112,9 +116,10 @@ void run_trainer(const RunContext& run, const RoleOptions& options) {
     const int g = request.generation;
     save_candidate(run, g);
     folder.write_trainer_record(TrainerRecord{g, total});
-    log << "trainer candidate gen-" << g << " after " << tally.games << " games, " << request.new_positions
-        << " new samples, "
-        << int(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) << " s" << std::endl;
+    log << "trainer candidate gen-" << g << " after " << tally.games << " games, "
+        << request.new_positions << " new samples, "
+        << int(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
+        << " s" << std::endl;
   }
   if (lead) log << "trainer stops" << std::endl;
 }
@@ -154,13 +159,15 @@ void run_gate(const RunContext& run, const RoleOptions& options) {
     record = folder.read_gating();
     // The record decides: a gate killed after its row but before current.txt catches up here.
     if (folder.read_current() != record.current) folder.write_current(record.current);
-    log << "gate in " << folder.dir() << ": " << record.gated.size() << " candidates gated, current model gen-"
-        << record.current << (group ? ", " + std::to_string(group->size()) + " ranks" : std::string()) << std::endl;
+    log << "gate in " << folder.dir() << ": " << record.gated.size()
+        << " candidates gated, current model gen-" << record.current
+        << (group ? ", " + std::to_string(group->size()) + " ranks" : std::string()) << std::endl;
   }
   // Rank 0 keeps the run's openings (openings.txt) before any rank reads them.
   if (lead) loop_openings(run);
   // A gate killed during the last candidate's measuring matches finishes them first.
-  std::string last_gated = lead && !record.gated.empty() ? std::to_string(record.gated.back()) : "0";
+  std::string last_gated =
+      lead && !record.gated.empty() ? std::to_string(record.gated.back()) : "0";
   if (group) last_gated = broadcast_text(*group, last_gated);
   register_net_players(config.inference);
   if (last_gated != "0") measure_generation(run, std::stoi(last_gated), group);
@@ -196,9 +203,10 @@ void run_gate(const RunContext& run, const RoleOptions& options) {
     }
     const ArenaResult& r = outcome.result;
     const bool promote = outcome.promote;
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    folder.append_gating(GatingRow{g, r.games, r.wins, r.draws, r.losses, r.score, r.elo, r.margin, promote,
-                                   promote ? g : current, seconds});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    folder.append_gating(GatingRow{g, r.games, r.wins, r.draws, r.losses, r.score, r.elo, r.margin,
+                                   promote, promote ? g : current, seconds});
     log << "gate gen-" << g << " vs gen-" << current << " "
         << (r.games > 0 ? r.summary() : std::string("not played"));
     if (r.sprt && r.games > 0) log << " " << sprt_line(*r.sprt, r.llr, r.sprt_result);
@@ -209,8 +217,8 @@ void run_gate(const RunContext& run, const RoleOptions& options) {
       folder.write_current(g);
     }
     if (config.loop.generations > 0 && g >= config.loop.generations) {
-      write_text_file(folder.stop_path(),
-                      "finished: generation " + std::to_string(g) + " gated (remove this file to go on)\n");
+      write_text_file(folder.stop_path(), "finished: generation " + std::to_string(g) +
+                                              " gated (remove this file to go on)\n");
       log << "gate: generation " << g << " was the last; wrote " << folder.stop_path() << std::endl;
     }
     // After the verdict, so that the workers take up a promoted model at once.

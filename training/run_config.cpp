@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <sstream>
 
-#include "game/variant.h"
 #include "game/symmetry.h"
+#include "game/variant.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/toml_reader.h"
@@ -28,14 +28,16 @@ TrainConfig read_train(TomlReader& in) {
   c.lr_warmup_steps = in.get_range("lr_warmup_steps", c.lr_warmup_steps, 0, 100000000);
   c.lr_decay_steps = in.get_range("lr_decay_steps", c.lr_decay_steps, 0, 100000000);
   c.lr_schedule = in.get<std::string>("lr_schedule", c.lr_schedule);
-  if (c.lr_schedule != "step" && c.lr_schedule != "cosine") in.fail("lr_schedule", "must be step or cosine");
+  if (c.lr_schedule != "step" && c.lr_schedule != "cosine")
+    in.fail("lr_schedule", "must be step or cosine");
   c.lr_min = in.get_real("lr_min", c.lr_min, 0.0, 10.0);
   if (c.lr_schedule == "cosine" && c.lr_decay_steps == 0)
     in.fail("lr_schedule", "cosine needs lr_decay_steps (the steps from lr to lr_min)");
   c.value_weight = in.get_real("value_weight", c.value_weight, 0.0, 100.0);
   c.root_value_weight = in.get_real("root_value_weight", c.root_value_weight, 0.0, 1.0);
   c.value_target = in.get<std::string>("value_target", c.value_target);
-  if (c.value_target != "result" && c.value_target != "root" && c.value_target != "mix" && c.value_target != "phase")
+  if (c.value_target != "result" && c.value_target != "root" && c.value_target != "mix" &&
+      c.value_target != "phase")
     in.fail("value_target", "must be result, root, mix or phase");
   c.wdl_target = in.get<std::string>("wdl_target", c.wdl_target);
   if (c.wdl_target != "mix" && c.wdl_target != "result" && c.wdl_target != "decisive")
@@ -77,7 +79,8 @@ LoopConfig read_loop(TomlReader& in) {
   c.bootstrap_games = in.get_range("bootstrap_games", c.bootstrap_games, 0, 100000000);
   c.bootstrap_visits = in.get_range("bootstrap_visits", c.bootstrap_visits, 0, 10000000);
   c.gate = in.get<std::string>("gate", c.gate);
-  if (c.gate != "always" && c.gate != "score" && c.gate != "sprt") in.fail("gate", "must be always, score or sprt");
+  if (c.gate != "always" && c.gate != "score" && c.gate != "sprt")
+    in.fail("gate", "must be always, score or sprt");
   c.gate_threshold = in.get_real("gate_threshold", c.gate_threshold, 0.0, 1.0);
   c.sprt_elo0 = in.get_real("sprt_elo0", c.sprt_elo0, -1000.0, 1000.0);
   c.sprt_elo1 = in.get_real("sprt_elo1", c.sprt_elo1, -1000.0, 1000.0);
@@ -86,13 +89,15 @@ LoopConfig read_loop(TomlReader& in) {
   c.sprt_beta = in.get_real("sprt_beta", c.sprt_beta, 0.001, 0.5);
   c.arena_games = in.get_range("arena_games", c.arena_games, 0, 1000000);
   const int least = c.gate == "sprt" ? 2 : c.gate == "score" ? 1 : 0;  // the SPRT judges pairs
-  if (c.arena_games < least) in.fail("arena_games", "must be at least " + std::to_string(least) + " with gate = " + c.gate);
+  if (c.arena_games < least)
+    in.fail("arena_games", "must be at least " + std::to_string(least) + " with gate = " + c.gate);
   c.arena_visits = in.get_range("arena_visits", c.arena_visits, 1, 10000000);
   c.measure_every = in.get_range("measure_every", c.measure_every, 1, 1000000);
   c.saturated_score = in.get_real("saturated_score", c.saturated_score, 0.0, 1.0);
   c.saturated_games = in.get_range("saturated_games", c.saturated_games, 1, 1000000);
   c.bootstrap_player = in.get<std::string>("bootstrap_player", c.bootstrap_player);
-  c.bootstrap_random_plies = in.get_range("bootstrap_random_plies", c.bootstrap_random_plies, 0, 1000);
+  c.bootstrap_random_plies =
+      in.get_range("bootstrap_random_plies", c.bootstrap_random_plies, 0, 1000);
   c.openings = in.get<std::string>("openings", c.openings);
   if (c.openings.empty()) in.fail("openings", "must be auto, none, random:N or a file");
   if (c.openings.rfind("random:", 0) == 0) {
@@ -111,8 +116,10 @@ LoopConfig read_loop(TomlReader& in) {
   c.anchor_games = in.get_range("anchor_games", c.anchor_games, 1, 1000000);
   c.ratings_anchor = in.get<std::string>("ratings_anchor", c.ratings_anchor);
   const std::string& r = c.ratings_anchor;
-  const bool generation = r.size() >= 7 && r.rfind("gen-", 0) == 0 && r.find_first_not_of("0123456789", 4) == std::string::npos;
-  if (!generation && r != c.baseline && std::find(c.anchors.begin(), c.anchors.end(), r) == c.anchors.end())
+  const bool generation = r.size() >= 7 && r.rfind("gen-", 0) == 0 &&
+                          r.find_first_not_of("0123456789", 4) == std::string::npos;
+  if (!generation && r != c.baseline &&
+      std::find(c.anchors.begin(), c.anchors.end(), r) == c.anchors.end())
     in.fail("ratings_anchor", "must be gen-NNN, the baseline or one of the anchors");
   in.finish();
   return c;
@@ -135,7 +142,8 @@ RunConfig parse_run_config(const std::string& text, const std::string& origin) {
   toml::table root = parse_toml(text, origin);
   // Configs written before the gate took a rule said gate = true (score) or false (always).
   if (toml::table* loop = root.get_as<toml::table>("loop"))
-    if (const auto* gate = loop->get_as<bool>("gate")) loop->insert_or_assign("gate", gate->get() ? "score" : "always");
+    if (const auto* gate = loop->get_as<bool>("gate"))
+      loop->insert_or_assign("gate", gate->get() ? "score" : "always");
   TomlReader in(root, origin);
   RunConfig c;
   c.variant = in.get<std::string>("variant", c.variant);

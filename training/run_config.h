@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "search/config.h"
 #include "net/spec/model_config.h"
 #include "net/spec/server_config.h"
+#include "search/config.h"
 #include "selfplay/selfplay.h"
 
 namespace vzero {
@@ -27,61 +27,74 @@ struct TrainConfig {
   double momentum = 0.9;
   double weight_decay = 1e-4;
   int lr_warmup_steps = 100;
-  int lr_decay_steps = 0;         // lr halves every this many steps; 0: constant after warm-up
+  int lr_decay_steps = 0;            // lr halves every this many steps; 0: constant after warm-up
   std::string lr_schedule = "step";  // step (halving every lr_decay_steps) or cosine (lr to lr_min
                                      // over lr_decay_steps steps, then lr_min)
-  double lr_min = 0.0;            // the floor of the cosine schedule
+  double lr_min = 0.0;               // the floor of the cosine schedule
   double value_weight = 1.0;
-  double root_value_weight = 0.0;  // share of the search's root value in the value target (the rest: the result)
+  double root_value_weight =
+      0.0;  // share of the search's root value in the value target (the rest: the result)
   std::string value_target = "mix";  // result, root (the search's value), mix (root_value_weight of
                                      // the root value), or phase (that share scaled by the part of
                                      // the game still to play: early positions lean on the search)
-  std::string wdl_target = "mix";  // the win/draw/loss target: mix (the root value's share as a win or
-                                   // loss by its sign, the rest of it a draw: D grows as |q| falls),
-                                   // result (the game's result alone), or decisive (the root value's
-                                   // share split (1 + q) / 2 win, (1 - q) / 2 loss: no draw from uncertainty)
-  double fast_value_weight = 1.0;  // weight of fast-search positions in the value loss (full ones: 1)
+  std::string wdl_target =
+      "mix";  // the win/draw/loss target: mix (the root value's share as a win or
+              // loss by its sign, the rest of it a draw: D grows as |q| falls),
+              // result (the game's result alone), or decisive (the root value's
+              // share split (1 + q) / 2 win, (1 - q) / 2 loss: no draw from uncertainty)
+  double fast_value_weight =
+      1.0;  // weight of fast-search positions in the value loss (full ones: 1)
   double moves_left_weight = 0.5;  // weight of the moves-left loss (models with a moves-left head)
-  bool window_growth = false;     // KataGo-style window: grows with the positions generated, up to window_positions
+  bool window_growth =
+      false;  // KataGo-style window: grows with the positions generated, up to window_positions
   int window_min = 25000;         // the window while fewer positions exist, and the growth's scale
   double window_exponent = 0.75;  // growth: min * (1 + slope * ((N / min)^exponent - 1) / exponent)
   double window_slope = 0.4;
-  double bootstrap_share = 1.0;   // largest share of the window taken by generation-0 games
-  double holdout_fraction = 0.05; // share of games kept out of training for validation
-  bool symmetries = true;         // augment with the variant's declared symmetries
+  double bootstrap_share = 1.0;    // largest share of the window taken by generation-0 games
+  double holdout_fraction = 0.05;  // share of games kept out of training for validation
+  bool symmetries = true;          // augment with the variant's declared symmetries
   std::vector<std::string> extra_symmetries;  // and with these (names as in variant files): exact
                                               // symmetries of a variant whose file, and so whose
                                               // rules hash and shipped model, predate them
-  int threads = 2;                // intra-op threads of the training thread
+  int threads = 2;                            // intra-op threads of the training thread
 };
 
 // The [loop] table.
 struct LoopConfig {
-  int generations = 5;            // 0: until stopped
-  int bootstrap_games = 0;        // games of the first generation, played by the network-free evaluator (0: selfplay.games)
-  int bootstrap_visits = 0;       // full-search visits of those games (0: selfplay.full_visits; fast ones scale alike)
-  std::string gate = "always";    // promotion (training/gate.h): always, score (>= gate_threshold) or sprt
+  int generations = 5;  // 0: until stopped
+  int bootstrap_games =
+      0;  // games of the first generation, played by the network-free evaluator (0: selfplay.games)
+  int bootstrap_visits =
+      0;  // full-search visits of those games (0: selfplay.full_visits; fast ones scale alike)
+  std::string gate =
+      "always";  // promotion (training/gate.h): always, score (>= gate_threshold) or sprt
   double gate_threshold = 0.55;
-  double sprt_elo0 = 0.0;         // gate = "sprt": H0 elo0 against H1 elo1, in normalised Elo (as arena --sprt)
+  double sprt_elo0 =
+      0.0;  // gate = "sprt": H0 elo0 against H1 elo1, in normalised Elo (as arena --sprt)
   double sprt_elo1 = 50.0;
   double sprt_alpha = 0.05;
   double sprt_beta = 0.05;
-  int arena_games = 40;           // per evaluation match (sprt: at most)
+  int arena_games = 40;  // per evaluation match (sprt: at most)
   int arena_visits = 200;
-  std::string openings = "auto";  // auto (configs/openings/<variant>.txt when it exists), none, random:N (plies) or a file
+  std::string openings = "auto";  // auto (configs/openings/<variant>.txt when it exists), none,
+                                  // random:N (plies) or a file
   std::string baseline = "mcts:sims=200,evaluator=rollout";  // fixed opponent for the curve
   int baseline_games = 40;
-  std::vector<std::string> anchors;       // more fixed opponents (player specs), each played by every generation
-  int anchor_games = 20;                  // per anchor and generation
-  std::string ratings_anchor = "gen-000"; // the player at Elo 0 in ratings.csv: gen-NNN, the baseline or an anchor
-  int measure_every = 1;          // the measuring matches (and, with gate = always, the match against the
-                                  // previous model) every this many generations, and at the last one
-  double saturated_score = 0.0;   // > 0: a measuring match against generation 0 or the baseline whose last
-                                  // score reached this plays only saturated_games games (0: off)
+  std::vector<std::string>
+      anchors;            // more fixed opponents (player specs), each played by every generation
+  int anchor_games = 20;  // per anchor and generation
+  std::string ratings_anchor =
+      "gen-000";          // the player at Elo 0 in ratings.csv: gen-NNN, the baseline or an anchor
+  int measure_every = 1;  // the measuring matches (and, with gate = always, the match against the
+                          // previous model) every this many generations, and at the last one
+  double saturated_score =
+      0.0;  // > 0: a measuring match against generation 0 or the baseline whose last
+            // score reached this plays only saturated_games games (0: off)
   int saturated_games = 10;
-  std::string bootstrap_player;   // non-empty: a player spec ("uci:...") plays the bootstrap generation
-                                  // (training/bootstrap_player.h) instead of selfplay.evaluator
-  int bootstrap_random_plies = 4; // random plies before each of its games (not recorded)
+  std::string
+      bootstrap_player;  // non-empty: a player spec ("uci:...") plays the bootstrap generation
+                         // (training/bootstrap_player.h) instead of selfplay.evaluator
+  int bootstrap_random_plies = 4;  // random plies before each of its games (not recorded)
 };
 // Whether generation g plays the measuring matches under loop.measure_every.
 bool measures_generation(const LoopConfig& loop, int g);

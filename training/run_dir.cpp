@@ -41,7 +41,8 @@ std::vector<std::string> split_cells(const std::string& line) {
 
 // The integer of a whole cell, or -1 when it is not one.
 long whole_number(const std::string& cell) {
-  if (cell.empty() || cell.size() > 9 || cell.find_first_not_of("0123456789") != std::string::npos) return -1;
+  if (cell.empty() || cell.size() > 9 || cell.find_first_not_of("0123456789") != std::string::npos)
+    return -1;
   return std::stol(cell);
 }
 
@@ -66,7 +67,8 @@ std::vector<int64_t> read_record(const std::string& path, const std::vector<std:
   for (const std::string& expected : words) {
     std::string word;
     int64_t n = -1;
-    if (!(in >> word >> n) || word != expected || n < 0 || (out.empty() && n > std::numeric_limits<int>::max()))
+    if (!(in >> word >> n) || word != expected || n < 0 ||
+        (out.empty() && n > std::numeric_limits<int>::max()))
       throw Error("'" + path + "' is malformed (expected '" + form + "')");
     out.push_back(n);
   }
@@ -76,7 +78,8 @@ std::vector<int64_t> read_record(const std::string& path, const std::vector<std:
 // Replaces the file at path with the record, one line.
 void write_record(const std::string& path, const Record& record) {
   std::string text;
-  for (const auto& [word, n] : record) text += (text.empty() ? "" : " ") + word + " " + std::to_string(n);
+  for (const auto& [word, n] : record)
+    text += (text.empty() ? "" : " ") + word + " " + std::to_string(n);
   write_text_file(path, text + "\n");
 }
 
@@ -168,7 +171,9 @@ bool read_cell(const std::string& cell, int64_t& x) {
 }
 bool read_cell(const std::string& cell, int& x) {
   int64_t v = 0;
-  if (!read_cell(cell, v) || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) return false;
+  if (!read_cell(cell, v) || v < std::numeric_limits<int>::min() ||
+      v > std::numeric_limits<int>::max())
+    return false;
   x = int(v);
   return true;
 }
@@ -184,11 +189,13 @@ bool read_cell(const std::string& cell, bool& x) {
 constexpr const char* kLegacyMetricsColumns =
     "generation,games,positions,selfplay_pos_per_s,selfplay_evals_per_s,mean_batch,cache_hit_rate,"
     "train_steps,train_samples_per_s,policy_loss,value_loss,val_policy_top1,val_value_mse,"
-    "score_vs_prev,elo_vs_prev,score_vs_gen0,elo_vs_gen0,score_vs_baseline,elo_vs_baseline,promoted,"
+    "score_vs_prev,elo_vs_prev,score_vs_gen0,elo_vs_gen0,score_vs_baseline,elo_vs_baseline,"
+    "promoted,"
     "current_model,seconds";
 
 // The header of gating.csv.
-constexpr const char* kGatingColumns = "generation,games,wins,draws,losses,score,elo,margin,promoted,current_model,seconds";
+constexpr const char* kGatingColumns =
+    "generation,games,wins,draws,losses,score,elo,margin,promoted,current_model,seconds";
 
 }  // namespace
 
@@ -201,7 +208,8 @@ std::string generation_name(int g) {
 const char* const kMetricsColumns =
     "generation,games,positions,selfplay_pos_per_s,selfplay_evals_per_s,mean_batch,cache_hit_rate,"
     "train_steps,train_samples_per_s,policy_loss,value_loss,val_policy_top1,val_value_mse,"
-    "score_vs_prev,elo_vs_prev,score_vs_gen0,elo_vs_gen0,score_vs_baseline,elo_vs_baseline,promoted,"
+    "score_vs_prev,elo_vs_prev,score_vs_gen0,elo_vs_gen0,score_vs_baseline,elo_vs_baseline,"
+    "promoted,"
     "current_model,seconds,end_mate,end_repetition,end_cap,end_resign,end_other,draw_share,"
     "mean_abs_root_value,mean_abs_value_target,selfplay_time_share";
 
@@ -214,7 +222,9 @@ int metrics_column(const std::string& name) {
 
 RunFolder::RunFolder(std::string dir) : dir_(std::move(dir)) {}
 
-std::string RunFolder::path(const std::string& name) const { return (fs::path(dir_) / name).string(); }
+std::string RunFolder::path(const std::string& name) const {
+  return (fs::path(dir_) / name).string();
+}
 
 std::string RunFolder::config_path() const { return path("config.toml"); }
 std::string RunFolder::shards_dir() const { return path("shards"); }
@@ -222,8 +232,12 @@ std::string RunFolder::models_dir() const { return path("models"); }
 std::string RunFolder::model_path(int generation) const {
   return (fs::path(models_dir()) / (generation_name(generation) + ".pt")).string();
 }
-std::string RunFolder::train_model_path() const { return (fs::path(models_dir()) / "train.pt").string(); }
-std::string RunFolder::train_target_path() const { return (fs::path(models_dir()) / "train-target.txt").string(); }
+std::string RunFolder::train_model_path() const {
+  return (fs::path(models_dir()) / "train.pt").string();
+}
+std::string RunFolder::train_target_path() const {
+  return (fs::path(models_dir()) / "train-target.txt").string();
+}
 std::string RunFolder::progress_path() const { return path("progress.txt"); }
 std::string RunFolder::openings_path() const { return path("openings.txt"); }
 std::string RunFolder::records_dir() const { return path("records"); }
@@ -235,12 +249,18 @@ std::string RunFolder::ratings_path() const { return path("ratings.csv"); }
 std::string RunFolder::curve_path() const { return path("curve.png"); }
 std::string RunFolder::curve_script_path() const { return path("curve.gp"); }
 std::string RunFolder::rendezvous_dir() const { return path("rendezvous"); }
-std::string RunFolder::current_path() const { return (fs::path(models_dir()) / "current.txt").string(); }
-std::string RunFolder::trainer_record_path() const { return (fs::path(models_dir()) / "trainer.txt").string(); }
+std::string RunFolder::current_path() const {
+  return (fs::path(models_dir()) / "current.txt").string();
+}
+std::string RunFolder::trainer_record_path() const {
+  return (fs::path(models_dir()) / "trainer.txt").string();
+}
 std::string RunFolder::gating_path() const { return path("gating.csv"); }
 std::string RunFolder::stop_path() const { return path("stop"); }
 std::string RunFolder::game_ids_dir() const { return path("game-ids"); }
-std::string RunFolder::role_dir(const std::string& role) const { return (fs::path(dir_) / "roles" / role).string(); }
+std::string RunFolder::role_dir(const std::string& role) const {
+  return (fs::path(dir_) / "roles" / role).string();
+}
 
 FolderLock RunFolder::lock() const { return FolderLock(dir_, "run folder"); }
 
@@ -259,7 +279,8 @@ void RunFolder::prepare(const RunConfig& config) const {
   const std::string cfg = config_path();
   // The stored config is read again by this build, so that keys added since take their
   // defaults and a run goes on across versions.
-  if (fs::exists(cfg) && identity_of(parse_run_config(read_text_file(cfg), cfg).resolved) != identity_of(config.resolved))
+  if (fs::exists(cfg) && identity_of(parse_run_config(read_text_file(cfg), cfg).resolved) !=
+                             identity_of(config.resolved))
     throw Error("run folder '" + dir_ + "' holds a run of another config (" + cfg +
                 "); use a new folder or the same config");
   write_text_file(cfg, config.resolved);
@@ -293,7 +314,9 @@ int RunFolder::read_current() const {
   return v.empty() ? 0 : int(v[0]);
 }
 
-void RunFolder::write_current(int generation) const { write_record(current_path(), {{"generation", generation}}); }
+void RunFolder::write_current(int generation) const {
+  write_record(current_path(), {{"generation", generation}});
+}
 
 TrainerRecord RunFolder::read_trainer_record() const {
   const std::vector<int64_t> v =
@@ -303,7 +326,8 @@ TrainerRecord RunFolder::read_trainer_record() const {
 }
 
 void RunFolder::write_trainer_record(const TrainerRecord& record) const {
-  write_record(trainer_record_path(), {{"generation", record.generation}, {"positions", record.positions}});
+  write_record(trainer_record_path(),
+               {{"generation", record.generation}, {"positions", record.positions}});
 }
 
 std::vector<MetricsRow> RunFolder::read_metrics() const {
@@ -328,13 +352,16 @@ std::vector<MetricsRow> RunFolder::read_metrics() const {
     if (in.eof()) throw Error(where + "the last row has no line end (an incomplete write)");
     std::vector<std::string> cells = split_cells(line);
     if (cells.size() != columns)
-      throw Error(where + "expected " + std::to_string(columns) + " cells, found " + std::to_string(cells.size()));
+      throw Error(where + "expected " + std::to_string(columns) + " cells, found " +
+                  std::to_string(cells.size()));
     cells.resize(names.size());  // an older row: the newer columns empty
     const long generation = whole_number(cells[0]), current = whole_number(cells[current_model]);
     if (generation != long(rows.size()) + 1)
-      throw Error(where + "generation '" + cells[0] + "' where " + std::to_string(rows.size() + 1) + " was due");
+      throw Error(where + "generation '" + cells[0] + "' where " + std::to_string(rows.size() + 1) +
+                  " was due");
     if (current < 0 || current > generation)
-      throw Error(where + "current_model '" + cells[current_model] + "' is not a generation up to this one");
+      throw Error(where + "current_model '" + cells[current_model] +
+                  "' is not a generation up to this one");
     MetricsRow row;
     size_t k = 0;
     for_each_metric(row, [&](const char* name, auto& field) {
@@ -348,7 +375,8 @@ std::vector<MetricsRow> RunFolder::read_metrics() const {
 }
 
 void RunFolder::start_metrics() const {
-  if (!fs::exists(metrics_path())) write_text_file(metrics_path(), std::string(kMetricsColumns) + "\n");
+  if (!fs::exists(metrics_path()))
+    write_text_file(metrics_path(), std::string(kMetricsColumns) + "\n");
 }
 
 void RunFolder::append_metrics(const MetricsRow& row) const {
@@ -359,10 +387,12 @@ void RunFolder::append_metrics(const MetricsRow& row) const {
     first = false;
     write_cell(s, field);
   });
-  if (fs::exists(metrics_path()) && read_text_file(metrics_path()).rfind(std::string(kLegacyMetricsColumns) + "\n", 0) == 0) {
+  if (fs::exists(metrics_path()) &&
+      read_text_file(metrics_path()).rfind(std::string(kLegacyMetricsColumns) + "\n", 0) == 0) {
     // An older run folder: the rows read so far, in this version's columns (the new cells empty).
     std::istringstream old(read_text_file(metrics_path()));
-    const size_t missing = split_cells(kMetricsColumns).size() - split_cells(kLegacyMetricsColumns).size();
+    const size_t missing =
+        split_cells(kMetricsColumns).size() - split_cells(kLegacyMetricsColumns).size();
     std::string text = std::string(kMetricsColumns) + "\n", line;
     std::getline(old, line);
     while (std::getline(old, line)) text += line + std::string(missing, ',') + "\n";
@@ -398,8 +428,9 @@ GatingRecord RunFolder::read_gating() const {
 
 void RunFolder::append_gating(const GatingRow& r) const {
   std::ostringstream row;
-  row << r.generation << "," << r.games << "," << r.wins << "," << r.draws << "," << r.losses << "," << r.score << ","
-      << r.elo << "," << r.margin << "," << (r.promoted ? 1 : 0) << "," << r.current_model << "," << r.seconds;
+  row << r.generation << "," << r.games << "," << r.wins << "," << r.draws << "," << r.losses << ","
+      << r.score << "," << r.elo << "," << r.margin << "," << (r.promoted ? 1 : 0) << ","
+      << r.current_model << "," << r.seconds;
   append_row(gating_path(), kGatingColumns, row.str());
 }
 
@@ -425,7 +456,8 @@ std::vector<double> GenerationProgress::numbers(const std::string& key) const {
   while (in >> word) {
     char* end = nullptr;
     const double x = std::strtod(word.c_str(), &end);
-    if (end == word.c_str() || *end != '\0') throw Error("'" + path_ + "': '" + key + "' is not a number");
+    if (end == word.c_str() || *end != '\0')
+      throw Error("'" + path_ + "': '" + key + "' is not a number");
     out.push_back(x);
   }
   return out;
@@ -437,7 +469,9 @@ double GenerationProgress::number(const std::string& key) const {
   return v[0];
 }
 
-void GenerationProgress::set(const std::string& key, double value) { set(key, std::vector<double>{value}); }
+void GenerationProgress::set(const std::string& key, double value) {
+  set(key, std::vector<double>{value});
+}
 
 void GenerationProgress::set(const std::string& key, const std::vector<double>& values) {
   std::string text;

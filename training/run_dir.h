@@ -15,21 +15,23 @@
 #include <vector>
 
 #include "game/game.h"
-#include "util/files.h"
 #include "training/run_config.h"
+#include "util/files.h"
 
 namespace vzero {
 
 // The name of generation g's model in file names, records and ratings: "gen-NNN".
 std::string generation_name(int g);
 
-// The training that models/train-target.txt fixes: for which generation (0: `vzero train`) and up to which step.
+// The training that models/train-target.txt fixes: for which generation (0: `vzero train`) and up
+// to which step.
 struct TrainTarget {
   int generation = -1;  // -1: no target yet
   int64_t step = 0;
 };
 
-// The trainer role's record (models/trainer.txt): its last candidate and the samples there were then.
+// The trainer role's record (models/trainer.txt): its last candidate and the samples there were
+// then.
 struct TrainerRecord {
   int generation = 0;
   int64_t positions = 0;
@@ -42,8 +44,10 @@ struct MetricsRow {
   int64_t games = 0, positions = 0;
   double selfplay_pos_per_s = 0, selfplay_evals_per_s = 0, mean_batch = 0, cache_hit_rate = 0;
   int64_t train_steps = 0;
-  double train_samples_per_s = 0, policy_loss = 0, value_loss = 0, val_policy_top1 = 0, val_value_mse = 0;
-  std::optional<double> score_vs_prev, elo_vs_prev, score_vs_gen0, elo_vs_gen0, score_vs_baseline, elo_vs_baseline;
+  double train_samples_per_s = 0, policy_loss = 0, value_loss = 0, val_policy_top1 = 0,
+         val_value_mse = 0;
+  std::optional<double> score_vs_prev, elo_vs_prev, score_vs_gen0, elo_vs_gen0, score_vs_baseline,
+      elo_vs_baseline;
   bool promoted = false;
   int current_model = 0;
   double seconds = 0;
@@ -57,7 +61,8 @@ struct MetricsRow {
 
 // The header of metrics.csv: the names of MetricsRow's fields, in order.
 extern const char* const kMetricsColumns;
-// The 1-based column of metrics.csv named name (gnuplot's numbering); throws Error for another name.
+// The 1-based column of metrics.csv named name (gnuplot's numbering); throws Error for another
+// name.
 int metrics_column(const std::string& name);
 
 // One row of gating.csv: the gate's match of a candidate and its verdict.
@@ -70,7 +75,8 @@ struct GatingRow {
   double seconds = 0;
 };
 
-// The gate's record (gating.csv): the generations gated, in order, and the promoted model after the last.
+// The gate's record (gating.csv): the generations gated, in order, and the promoted model after the
+// last.
 struct GatingRecord {
   std::vector<int> gated;
   int current = 0;
@@ -85,19 +91,21 @@ class RunFolder {
   const std::string& dir() const { return dir_; }
 
   // Paths. The loop's and `vzero train`'s:
-  std::string config_path() const;        // config.toml: the resolved config
-  std::string shards_dir() const;         // shards/
-  std::string models_dir() const;         // models/
-  std::string model_path(int generation) const;  // models/gen-NNN.pt: the checkpoint of a generation
+  std::string config_path() const;  // config.toml: the resolved config
+  std::string shards_dir() const;   // shards/
+  std::string models_dir() const;   // models/
+  std::string model_path(
+      int generation) const;              // models/gen-NNN.pt: the checkpoint of a generation
   std::string train_model_path() const;   // models/train.pt: the continuous trainer
   std::string train_target_path() const;  // models/train-target.txt
   std::string progress_path() const;      // progress.txt
   std::string openings_path() const;      // openings.txt
   std::string records_dir() const;        // records/
-  std::string records_path(int generation) const;  // records/gen-NNN.jsonl: the games of a generation's matches
-  std::string metrics_path() const;       // metrics.csv
-  std::string ratings_path() const;       // ratings.csv
-  std::string curve_path() const;         // curve.png
+  std::string records_path(
+      int generation) const;         // records/gen-NNN.jsonl: the games of a generation's matches
+  std::string metrics_path() const;  // metrics.csv
+  std::string ratings_path() const;  // ratings.csv
+  std::string curve_path() const;    // curve.png
   std::string curve_script_path() const;  // curve.gp
   std::string rendezvous_dir() const;     // rendezvous/: the file stores of distributed trainings
   // The roles' (training/roles.h):
@@ -106,9 +114,11 @@ class RunFolder {
   std::string gating_path() const;          // gating.csv
   std::string stop_path() const;            // stop
   std::string game_ids_dir() const;         // game-ids/
-  std::string role_dir(const std::string& role) const;  // roles/<role>: the folder a role's lock lives in
+  std::string role_dir(
+      const std::string& role) const;  // roles/<role>: the folder a role's lock lives in
 
-  // The lock of the folder's one owner (`vzero loop`, `vzero train`); throws Error when another process holds it.
+  // The lock of the folder's one owner (`vzero loop`, `vzero train`); throws Error when another
+  // process holds it.
   FolderLock lock() const;
 
   // Creates shards/ and models/, removes temporary files a killed run left
@@ -125,7 +135,8 @@ class RunFolder {
   // Replaces the train target.
   void write_train_target(const TrainTarget& target) const;
 
-  // The promoted model of a roles run (models/current.txt); 0 when absent (throws Error when malformed).
+  // The promoted model of a roles run (models/current.txt); 0 when absent (throws Error when
+  // malformed).
   int read_current() const;
   // Replaces the promoted model of a roles run.
   void write_current(int generation) const;
@@ -142,12 +153,14 @@ class RunFolder {
   std::vector<MetricsRow> read_metrics() const;
   // Writes metrics.csv with its header alone when the folder has none.
   void start_metrics() const;
-  // Appends one row to metrics.csv (rewriting it whole), with the header first when the file is absent.
+  // Appends one row to metrics.csv (rewriting it whole), with the header first when the file is
+  // absent.
   void append_metrics(const MetricsRow& row) const;
 
   // The gate's record; empty when gating.csv is absent (throws Error when malformed).
   GatingRecord read_gating() const;
-  // Appends one row to gating.csv (rewriting it whole), with the header first when the file is absent.
+  // Appends one row to gating.csv (rewriting it whole), with the header first when the file is
+  // absent.
   void append_gating(const GatingRow& row) const;
 
  private:
@@ -159,7 +172,8 @@ class RunFolder {
 // named values, each step's written once it is done, so a restart skips it.
 class GenerationProgress {
  public:
-  // The record of generation g in the folder; empty when the file holds another generation or is absent.
+  // The record of generation g in the folder; empty when the file holds another generation or is
+  // absent.
   GenerationProgress(const RunFolder& folder, int generation);
   // Whether key is recorded.
   bool has(const std::string& key) const { return values_.count(key) > 0; }

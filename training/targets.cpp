@@ -20,7 +20,8 @@ double root_value_share(const Sample& s, const TrainConfig& c) {
 
 SampleTargets sample_targets(const Sample& s, const TrainConfig& c, bool results_only) {
   const size_t players = s.result.size();
-  const double share = results_only || s.root_value.size() != players ? 0.0 : root_value_share(s, c);
+  const double share =
+      results_only || s.root_value.size() != players ? 0.0 : root_value_share(s, c);
   SampleTargets t;
   t.value.resize(players);
   for (size_t r = 0; r < players; ++r) {

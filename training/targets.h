@@ -12,9 +12,9 @@
 namespace vzero {
 
 struct SampleTargets {
-  std::vector<float> value;   // per seat, index 0 the player to act, then the seats after him
+  std::vector<float> value;    // per seat, index 0 the player to act, then the seats after him
   std::array<float, 3> wdl{};  // win, draw, loss of the player to act (sums to 1)
-  float moves_left = -1.0f;   // plies to the end; negative when unknown
+  float moves_left = -1.0f;    // plies to the end; negative when unknown
 };
 
 // The share of the root value in a sample's value target under config's value_target.

@@ -7,11 +7,11 @@
 #include <ostream>
 #include <sstream>
 
-#include "util/error.h"
 #include "selfplay/shard.h"
 #include "training/distributed.h"
 #include "training/run_dir.h"
 #include "training/targets.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -38,27 +38,31 @@ TrainOutcome run_training(const RunContext& run, const TrainRequest& request) {
   if (config.train.window_growth)
     for (const std::string& path : shards) positions += readable_shard_counts(path).samples;
   if (shards.empty()) throw Error("no training samples in '" + folder.shards_dir() + "'");
-  const ReplayWindow window = load_window(game, shards, window_size(config.train, positions),
-                                          config.train.holdout_fraction, config.train.bootstrap_share);
+  const ReplayWindow window =
+      load_window(game, shards, window_size(config.train, positions), config.train.holdout_fraction,
+                  config.train.bootstrap_share);
   // The target step is fixed when a training starts, so that a restart finishes
   // the same training; a generation of the loop trains once, however often it restarts.
   TrainTarget target = lead ? folder.read_train_target() : TrainTarget{};
   const bool resume = generation > 0 ? target.generation == generation
                                      : target.generation == 0 && target.step > trainer.step();
   if (lead && resume && target.step < trainer.step())
-    throw Error("'" + folder.train_target_path() + "' names step " + std::to_string(target.step) + " but the trainer is at step " +
-                std::to_string(trainer.step()));
+    throw Error("'" + folder.train_target_path() + "' names step " + std::to_string(target.step) +
+                " but the trainer is at step " + std::to_string(trainer.step()));
   if (lead && !resume) {
-    const double fresh = request.new_positions > 0 ? double(request.new_positions) : double(window.train.size());
-    const int steps = config.train.steps > 0
-                          ? config.train.steps
-                          : std::max(1, int(config.train.sample_reuse * fresh / config.train.batch_size));
+    const double fresh =
+        request.new_positions > 0 ? double(request.new_positions) : double(window.train.size());
+    const int steps =
+        config.train.steps > 0
+            ? config.train.steps
+            : std::max(1, int(config.train.sample_reuse * fresh / config.train.batch_size));
     target = TrainTarget{generation, trainer.step() + steps};
     folder.write_train_target(target);
   }
   if (group) target.step = std::stoll(group->broadcast_text(std::to_string(target.step)));
   TrainOutcome out;
-  const TrainReport& r = out.report = trainer.train(window, int(target.step - trainer.step()), train, 50, request.saved);
+  const TrainReport& r = out.report =
+      trainer.train(window, int(target.step - trainer.step()), train, 50, request.saved);
   if (!lead) {
     group->barrier();  // rank 0 validates and saves
     return out;
@@ -68,9 +72,10 @@ TrainOutcome run_training(const RunContext& run, const TrainRequest& request) {
   const Validation& v = out.validation = trainer.validate(window.validation);
   trainer.save(train, 0);
   std::ostringstream line;
-  line << "train step " << r.step << " steps " << r.steps << " samples " << window.train.size() << " shards "
-       << window.shards << std::setprecision(9) << " policy_loss " << r.policy_loss << " value_loss " << r.value_loss
-       << std::setprecision(6) << " samples_per_s " << r.samples_per_s << " val_top1 " << v.policy_top1 << " val_value_mse " << v.value_mse;
+  line << "train step " << r.step << " steps " << r.steps << " samples " << window.train.size()
+       << " shards " << window.shards << std::setprecision(9) << " policy_loss " << r.policy_loss
+       << " value_loss " << r.value_loss << std::setprecision(6) << " samples_per_s "
+       << r.samples_per_s << " val_top1 " << v.policy_top1 << " val_value_mse " << v.value_mse;
   if (v.moves_left_mae >= 0.0)
     line << " moves_left_loss " << r.moves_left_loss << " val_moves_left_mae " << v.moves_left_mae;
   if (window.skipped > 0) line << " damaged_shards_skipped " << window.skipped;
@@ -83,11 +88,13 @@ TrainOutcome run_training(const RunContext& run, const TrainRequest& request) {
 }
 
 void save_candidate(const RunContext& run, int generation) {
-  Trainer(run.game, run.config, run.folder.train_model_path()).save(run.folder.model_path(generation), generation);
+  Trainer(run.game, run.config, run.folder.train_model_path())
+      .save(run.folder.model_path(generation), generation);
 }
 
 void save_fresh_model(const RunContext& run) {
-  if (!fs::exists(run.folder.model_path(0))) Trainer(run.game, run.config, "").save(run.folder.model_path(0), 0);
+  if (!fs::exists(run.folder.model_path(0)))
+    Trainer(run.game, run.config, "").save(run.folder.model_path(0), 0);
 }
 
 }  // namespace vzero

@@ -32,7 +32,8 @@ struct TrainRequest {
   // rank 0 prepares the folder, chooses the shards and the target, validates
   // and writes; the other ranks' outcomes hold only the report.
   ProcessGroup* group = nullptr;
-  bool prepared = false;  // the caller prepared the run folder (shared by several processes: no clean-up)
+  bool prepared =
+      false;  // the caller prepared the run folder (shared by several processes: no clean-up)
 };
 
 // Trains the run folder's models/train.pt (or a fresh model) on its shards,
@@ -40,9 +41,11 @@ struct TrainRequest {
 // Steps: train.steps if set, else sample_reuse * new_positions / batch_size.
 TrainOutcome run_training(const RunContext& run, const TrainRequest& request = {});
 
-// Saves the continuous trainer (models/train.pt) as the checkpoint of generation g (models/gen-NNN.pt).
+// Saves the continuous trainer (models/train.pt) as the checkpoint of generation g
+// (models/gen-NNN.pt).
 void save_candidate(const RunContext& run, int generation);
-// Writes models/gen-000.pt, the fresh model of [model] seeded by the run's seed, when the folder has none.
+// Writes models/gen-000.pt, the fresh model of [model] seeded by the run's seed, when the folder
+// has none.
 void save_fresh_model(const RunContext& run);
 
 }  // namespace vzero

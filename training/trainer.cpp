@@ -8,13 +8,13 @@
 #include <chrono>
 #include <cmath>
 
-#include "util/error.h"
 #include "game/symmetry.h"
 #include "game/zobrist.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
 #include "training/distributed.h"
 #include "training/targets.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -30,7 +30,11 @@ struct Trainer::Impl {
   ProcessGroup* group = nullptr;          // distributed training; null: one process
 
   Impl(const Game& g, const RunConfig& c, ProcessGroup* pg)
-      : game(g), config(c), spec(g.encoding()), device(parse_device(pg ? pg->device() : c.device)), group(pg) {
+      : game(g),
+        config(c),
+        spec(g.encoding()),
+        device(parse_device(pg ? pg->device() : c.device)),
+        group(pg) {
     if (c.train.symmetries) {
       std::vector<std::string> names = g.variant().symmetries;
       for (const std::string& n : c.train.extra_symmetries)
@@ -46,18 +50,18 @@ struct Trainer::Impl {
     model->to(device);  // parameters keep their identity, so the optimizer still holds them
     for (auto& entry : optimizer->state()) {
       if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(entry.second.get())) {
-        if (sgd->momentum_buffer().defined()) sgd->momentum_buffer(sgd->momentum_buffer().to(device));
+        if (sgd->momentum_buffer().defined())
+          sgd->momentum_buffer(sgd->momentum_buffer().to(device));
       } else if (auto* adam = dynamic_cast<torch::optim::AdamWParamState*>(entry.second.get())) {
         adam->exp_avg(adam->exp_avg().to(device));
         adam->exp_avg_sq(adam->exp_avg_sq().to(device));
-        if (adam->max_exp_avg_sq().defined()) adam->max_exp_avg_sq(adam->max_exp_avg_sq().to(device));
+        if (adam->max_exp_avg_sq().defined())
+          adam->max_exp_avg_sq(adam->max_exp_avg_sq().to(device));
       }
     }
   }
 
-  double learning_rate(int64_t t) const {
-    return scheduled_lr(config.train, t);
-  }
+  double learning_rate(int64_t t) const { return scheduled_lr(config.train, t); }
 
   void set_lr(double lr) {
     for (auto& group : optimizer->param_groups()) {
@@ -98,7 +102,8 @@ struct Trainer::Impl {
     float* mm = b.moves_left_mask.data_ptr<float>();
     for (int i = 0; i < n; ++i) {
       const Sample& s = *samples[i];
-      const BoardSymmetry* g = sym.empty() || sym[size_t(i)] == 0 ? nullptr : &symmetries[size_t(sym[size_t(i)] - 1)];
+      const BoardSymmetry* g =
+          sym.empty() || sym[size_t(i)] == 0 ? nullptr : &symmetries[size_t(sym[size_t(i)] - 1)];
       float* xi = x + size_t(i) * size;
       if (g) map_planes(*g, spec, s.planes.data(), mapped.data());
       expand_input(spec, g ? mapped.data() : s.planes.data(), s.scalars.data(), xi);
@@ -120,7 +125,8 @@ struct Trainer::Impl {
         if (!samples[size_t(i)]->full_search) w[i] = float(config.train.fast_value_weight);
       b.value_weight = b.value_weight.to(device);
     }
-    for (torch::Tensor* t : {&b.x, &b.policy, &b.value, &b.wdl, &b.moves_left, &b.mask, &b.moves_left_mask})
+    for (torch::Tensor* t :
+         {&b.x, &b.policy, &b.value, &b.wdl, &b.moves_left, &b.mask, &b.moves_left_mask})
       *t = t->to(device);  // every field of Batch
     return b;
   }
@@ -133,8 +139,11 @@ struct Trainer::Impl {
   // ranks' losses is the whole batch's loss.
   std::pair<torch::Tensor, torch::Tensor> mask_counts(const Batch& b) const {
     if (!group) return {b.mask.sum().clamp_min(1.0), b.moves_left_mask.sum().clamp_min(1.0)};
-    const std::vector<double> n = group->sum({b.mask.sum().item<double>(), b.moves_left_mask.sum().item<double>()});
-    const auto share = [&](double x) { return torch::full({}, std::max(1.0, x) / world(), b.mask.options()); };
+    const std::vector<double> n =
+        group->sum({b.mask.sum().item<double>(), b.moves_left_mask.sum().item<double>()});
+    const auto share = [&](double x) {
+      return torch::full({}, std::max(1.0, x) / world(), b.mask.options());
+    };
     return {share(n[0]), share(n[1])};
   }
 
@@ -147,7 +156,8 @@ struct Trainer::Impl {
     Losses l;
     const torch::Tensor ce = -(b.policy * torch::log_softmax(out.policy, 1)).sum(1);
     l.policy = (ce * b.mask).sum() / policy_n;
-    if (b.value_weight.defined()) {  // a weighted mean: fast-search positions count fast_value_weight
+    if (b.value_weight
+            .defined()) {  // a weighted mean: fast-search positions count fast_value_weight
       const torch::Tensor per = out.wdl.defined() ? -(b.wdl * torch::log_softmax(out.wdl, 1)).sum(1)
                                                   : (out.values - b.value).pow(2).mean(1);
       l.value = (per * b.value_weight).sum() / float(b.value_weight.size(0));
@@ -157,7 +167,8 @@ struct Trainer::Impl {
     }
     if (out.moves_left.defined()) {
       const torch::Tensor error =
-          torch::smooth_l1_loss(torch::log1p(out.moves_left), torch::log1p(b.moves_left), torch::Reduction::None)
+          torch::smooth_l1_loss(torch::log1p(out.moves_left), torch::log1p(b.moves_left),
+                                torch::Reduction::None)
               .squeeze(1);
       l.moves_left = (error * b.moves_left_mask).sum() / moves_left_n;
     }
@@ -171,7 +182,8 @@ struct Trainer::Impl {
   }
 };
 
-Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& checkpoint, ProcessGroup* group)
+Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& checkpoint,
+                 ProcessGroup* group)
     : impl_(std::make_unique<Impl>(game, config, group)) {
   at::set_num_threads(config.train.threads);
   const ModelIdentity id = ModelIdentity::of(game);
@@ -183,15 +195,19 @@ Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& c
     impl_->step = c.step;
   }
   // The plies input of this run's samples is scaled by its game-length cap.
-  impl_->model->input_plies = config.selfplay.max_plies > 0 ? config.selfplay.max_plies : game.variant().max_plies;
+  impl_->model->input_plies =
+      config.selfplay.max_plies > 0 ? config.selfplay.max_plies : game.variant().max_plies;
   const TrainConfig& tc = config.train;
   if (tc.optimizer == "sgd")
-    impl_->optimizer = std::make_unique<torch::optim::SGD>(
-        impl_->model->parameters(),
-        torch::optim::SGDOptions(tc.lr).momentum(tc.momentum).weight_decay(tc.weight_decay).nesterov(true));
+    impl_->optimizer = std::make_unique<torch::optim::SGD>(impl_->model->parameters(),
+                                                           torch::optim::SGDOptions(tc.lr)
+                                                               .momentum(tc.momentum)
+                                                               .weight_decay(tc.weight_decay)
+                                                               .nesterov(true));
   else
     impl_->optimizer = std::make_unique<torch::optim::AdamW>(
-        impl_->model->parameters(), torch::optim::AdamWOptions(tc.lr).weight_decay(tc.weight_decay));
+        impl_->model->parameters(),
+        torch::optim::AdamWOptions(tc.lr).weight_decay(tc.weight_decay));
   if (!checkpoint.empty()) {
     try {
       load_optimizer_state(checkpoint, *impl_->optimizer);
@@ -201,15 +217,17 @@ Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& c
   }
   impl_->move_to_device();
   if (group) {
-    check(tc.batch_size % group->world() == 0, "train.batch_size " + std::to_string(tc.batch_size) +
-                                                   " is not divisible by the " + std::to_string(group->world()) +
-                                                   " ranks of distributed training");
+    check(tc.batch_size % group->world() == 0,
+          "train.batch_size " + std::to_string(tc.batch_size) + " is not divisible by the " +
+              std::to_string(group->world()) + " ranks of distributed training");
     const double sum = checksum(), step = double(impl_->step);
     const std::vector<double> all = group->sum({sum, step});
-    if (all[1] != step * group->world() || std::fabs(all[0] - sum * group->world()) > 1e-9 * std::fabs(all[0]))
+    if (all[1] != step * group->world() ||
+        std::fabs(all[0] - sum * group->world()) > 1e-9 * std::fabs(all[0]))
       throw Error("distributed training: the ranks start from different models (rank " +
                   std::to_string(group->rank()) + " at step " + std::to_string(impl_->step) + ")");
-    impl_->model->batch_norm_override = [group](torch::nn::BatchNorm2dImpl& bn, const torch::Tensor& x) {
+    impl_->model->batch_norm_override = [group](torch::nn::BatchNorm2dImpl& bn,
+                                                const torch::Tensor& x) {
       return group->batch_norm(bn, x);
     };
   }
@@ -219,8 +237,8 @@ Trainer::~Trainer() = default;
 
 int64_t Trainer::step() const { return impl_->step; }
 
-TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::string& save_path, int save_every,
-                           const std::function<void(int64_t step)>& saved) {
+TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::string& save_path,
+                           int save_every, const std::function<void(int64_t step)>& saved) {
   Impl& t = *impl_;
   at::set_num_threads(t.config.train.threads);
   t.model->train();
@@ -234,13 +252,15 @@ TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::str
   for (int i = 0; i < steps; ++i) {
     // The batch depends only on the seed and the global step: resuming repeats it exactly.
     uint64_t rng = t.config.seed ^ (uint64_t(t.step + 1) * 0xD1B54A32D192ED03ull);
-    for (int k = 0; k < batch; ++k) chosen[k] = &window.train[splitmix64(rng) % window.train.size()];
+    for (int k = 0; k < batch; ++k)
+      chosen[k] = &window.train[splitmix64(rng) % window.train.size()];
     if (views > 1)
       for (int k = 0; k < batch; ++k) sym[size_t(k)] = int(splitmix64(rng) % views);
     // Each rank trains on its share of the batch: together, the whole batch.
-    const Impl::Batch b = t.group ? t.make_batch({chosen.begin() + first, chosen.begin() + first + share},
-                                                 {sym.begin() + first, sym.begin() + first + share})
-                                  : t.make_batch(chosen, sym);
+    const Impl::Batch b =
+        t.group ? t.make_batch({chosen.begin() + first, chosen.begin() + first + share},
+                               {sym.begin() + first, sym.begin() + first + share})
+                : t.make_batch(chosen, sym);
     t.set_lr(t.learning_rate(t.step));
     t.optimizer->zero_grad();
     const Impl::Losses l = t.losses(b);
@@ -263,7 +283,8 @@ TrainReport Trainer::train(const ReplayWindow& window, int steps, const std::str
   }
   if (t.group) {  // each rank's losses are its share of the whole batch's
     const std::vector<double> sums = t.group->sum({policy_sum, value_sum, moves_left_sum});
-    policy_sum = sums[0] / t.world(), value_sum = sums[1] / t.world(), moves_left_sum = sums[2] / t.world();
+    policy_sum = sums[0] / t.world(), value_sum = sums[1] / t.world(),
+    moves_left_sum = sums[2] / t.world();
   }
   r.steps = steps;
   r.step = t.step;
@@ -295,7 +316,8 @@ Validation Trainer::validate(const std::vector<Sample>& samples) {
     const NetOutput out = t.model->forward(b.x);
     torch::Tensor logits = out.policy, values = out.values;
     torch::Tensor moves_left = out.moves_left;
-    for (torch::Tensor* x : {&logits, &values, &moves_left, &b.policy, &b.value, &b.mask, &b.moves_left, &b.moves_left_mask})
+    for (torch::Tensor* x : {&logits, &values, &moves_left, &b.policy, &b.value, &b.mask,
+                             &b.moves_left, &b.moves_left_mask})
       if (x->defined()) *x = x->narrow(0, 0, n);
     se += (values - b.value).pow(2).mean(1).sum().item<double>();
     ce += (-(b.policy * torch::log_softmax(logits, 1)).sum(1) * b.mask).sum().item<double>();
@@ -303,7 +325,8 @@ Validation Trainer::validate(const std::vector<Sample>& samples) {
     top1 += int(hit.sum().item<float>());
     policy_n += int(b.mask.sum().item<float>());
     if (moves_left.defined()) {
-      moves_left_error += ((moves_left - b.moves_left).abs().squeeze(1) * b.moves_left_mask).sum().item<double>();
+      moves_left_error +=
+          ((moves_left - b.moves_left).abs().squeeze(1) * b.moves_left_mask).sum().item<double>();
       moves_left_n += b.moves_left_mask.sum().item<double>();
     }
   }
@@ -350,7 +373,8 @@ double Trainer::bench_synthetic(int steps) {
 }
 
 void Trainer::save(const std::string& path, int generation) {
-  if (impl_->rank() == 0) save_checkpoint(path, impl_->model, impl_->step, generation, impl_->optimizer.get());
+  if (impl_->rank() == 0)
+    save_checkpoint(path, impl_->model, impl_->step, generation, impl_->optimizer.get());
 }
 
 double Trainer::checksum() {

@@ -20,19 +20,22 @@ namespace vzero {
 class ProcessGroup;
 
 struct TrainReport {
-  int64_t step = 0;             // global step after training
-  int steps = 0;                // steps this call
-  double policy_loss = 0.0, value_loss = 0.0;  // means over the call (value: MSE, or the wdl cross-entropy)
-  double moves_left_loss = 0.0;                // models with a moves-left head
+  int64_t step = 0;  // global step after training
+  int steps = 0;     // steps this call
+  double policy_loss = 0.0,
+         value_loss = 0.0;       // means over the call (value: MSE, or the wdl cross-entropy)
+  double moves_left_loss = 0.0;  // models with a moves-left head
   double samples_per_s = 0.0;
   double seconds = 0.0;
 };
 
 struct Validation {
-  double policy_top1 = 0.0;  // share of held-out full-search samples whose most visited action the net ranks first
-  double value_mse = 0.0;    // mean squared error of values against results
+  double policy_top1 =
+      0.0;  // share of held-out full-search samples whose most visited action the net ranks first
+  double value_mse = 0.0;  // mean squared error of values against results
   double policy_loss = 0.0;
-  double moves_left_mae = -1.0;  // mean absolute error of the moves-left head in plies (-1: no head)
+  double moves_left_mae =
+      -1.0;  // mean absolute error of the moves-left head in plies (-1: no head)
   int samples = 0;
 };
 
@@ -44,14 +47,15 @@ class Trainer {
   // share of every batch of train.batch_size samples (which the ranks must
   // divide), gradients and batch-norm statistics are all-reduced, and only
   // rank 0 saves; throws Error when the ranks start from different models.
-  Trainer(const Game& game, const RunConfig& config, const std::string& checkpoint, ProcessGroup* group = nullptr);
+  Trainer(const Game& game, const RunConfig& config, const std::string& checkpoint,
+          ProcessGroup* group = nullptr);
   ~Trainer();
 
   // Runs steps optimizer steps on window.train; saves to save_path every
   // save_every steps (0: never) so that a killed run can resume, calling
   // saved(step) after each such save.
-  TrainReport train(const ReplayWindow& window, int steps, const std::string& save_path = "", int save_every = 0,
-                    const std::function<void(int64_t step)>& saved = {});
+  TrainReport train(const ReplayWindow& window, int steps, const std::string& save_path = "",
+                    int save_every = 0, const std::function<void(int64_t step)>& saved = {});
   Validation validate(const std::vector<Sample>& samples);
   // Raw forward+backward samples/s on synthetic tensors of the same shapes (the ceiling).
   double bench_synthetic(int steps);

@@ -7,10 +7,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "util/error.h"
 #include "game/zobrist.h"
 #include "net/spec/model_config.h"
 #include "selfplay/shard.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -22,7 +22,8 @@ double game_fraction(int64_t game_id, uint64_t salt) {
   return double(splitmix64(h) >> 11) * 0x1.0p-53;
 }
 
-// Drops generation-0 games beyond share of part (by their fixed fraction, so the same ones each time).
+// Drops generation-0 games beyond share of part (by their fixed fraction, so the same ones each
+// time).
 void cap_bootstrap(std::vector<Sample>& part, double share) {
   if (share >= 1.0) return;
   int64_t bootstrap = 0;
@@ -31,7 +32,9 @@ void cap_bootstrap(std::vector<Sample>& part, double share) {
   if (bootstrap == 0 || rest == 0) return;  // nothing to cap, or nothing else to train on
   const double keep = std::min(1.0, share * double(rest) / ((1.0 - share) * double(bootstrap)));
   part.erase(std::remove_if(part.begin(), part.end(),
-                            [&](const Sample& s) { return s.generation == 0 && game_fraction(s.game_id, 0xb0075) >= keep; }),
+                            [&](const Sample& s) {
+                              return s.generation == 0 && game_fraction(s.game_id, 0xb0075) >= keep;
+                            }),
              part.end());
 }
 
@@ -51,8 +54,8 @@ int64_t count_positions(const std::string& dir) {
   return n;
 }
 
-ReplayWindow load_window(const Game& game, const std::string& dir, int64_t window, double holdout_fraction,
-                         double bootstrap_share) {
+ReplayWindow load_window(const Game& game, const std::string& dir, int64_t window,
+                         double holdout_fraction, double bootstrap_share) {
   const std::vector<std::string> shards = list_shards(dir);
   if (shards.empty()) throw Error("no training samples in '" + dir + "'");
   return load_window(game, shards, window, holdout_fraction, bootstrap_share);
@@ -68,18 +71,22 @@ ReplayWindow load_window(const Game& game, const std::vector<std::string>& shard
     ShardData d;
     try {
       d = read_shard(*it);
-    } catch (const Error& e) {  // damaged (whole-file checksum, Fletcher32, hashes), truncated, vanished
+    } catch (
+        const Error& e) {  // damaged (whole-file checksum, Fletcher32, hashes), truncated, vanished
       ++w.skipped;
-      std::cerr << "vzero: window: skipped an unreadable shard (" << w.skipped << " so far): " << e.what() << std::endl;
+      std::cerr << "vzero: window: skipped an unreadable shard (" << w.skipped
+                << " so far): " << e.what() << std::endl;
       continue;
     }
-    if (d.meta.variant != id.variant || d.meta.rules_hash != id.rules_hash || d.meta.encoding_hash != id.encoding_hash)
+    if (d.meta.variant != id.variant || d.meta.rules_hash != id.rules_hash ||
+        d.meta.encoding_hash != id.encoding_hash)
       throw Error("shard '" + *it + "' was written for another variant, rules file or encoding");
     w.meta = d.meta;
     ++w.shards;
     std::unordered_map<int64_t, int> here;  // game -> its plies
     for (const GameRecord& g : d.games)
-      if (!seen.count(g.game_id)) here[g.game_id] = int(g.actions.size());  // a game written twice counts once
+      if (!seen.count(g.game_id))
+        here[g.game_id] = int(g.actions.size());  // a game written twice counts once
     for (Sample& s : d.samples) {
       const auto game_of = here.find(s.game_id);
       if (game_of == here.end()) continue;
@@ -93,14 +100,18 @@ ReplayWindow load_window(const Game& game, const std::vector<std::string>& shard
   cap_bootstrap(w.train, bootstrap_share);
   if (w.train.empty())
     throw Error("no training samples in '" +
-                (shards.empty() ? std::string("(no shards)") : std::filesystem::path(shards.front()).parent_path().string()) + "'");
+                (shards.empty() ? std::string("(no shards)")
+                                : std::filesystem::path(shards.front()).parent_path().string()) +
+                "'");
   // A total order, whatever order the files were found in: batches (drawn by
   // index from the seed and step) then repeat exactly on a resumed or copied
   // run. Each (game, ply) once.
   const auto by_game_and_ply = [](const Sample& a, const Sample& b) {
     return a.game_id != b.game_id ? a.game_id < b.game_id : a.ply < b.ply;
   };
-  const auto same_position = [](const Sample& a, const Sample& b) { return a.game_id == b.game_id && a.ply == b.ply; };
+  const auto same_position = [](const Sample& a, const Sample& b) {
+    return a.game_id == b.game_id && a.ply == b.ply;
+  };
   for (std::vector<Sample>* part : {&w.train, &w.validation}) {
     std::stable_sort(part->begin(), part->end(), by_game_and_ply);
     part->erase(std::unique(part->begin(), part->end(), same_position), part->end());

@@ -22,9 +22,10 @@ struct ReplayWindow {
 // and named on stderr with the reason; the window goes on with the next one.
 // Samples know their moves left. Generation-0 games (the bootstrap) keep at most
 // bootstrap_share of the window: a fixed subset of them by game id when they would take more.
-ReplayWindow load_window(const Game& game, const std::string& dir, int64_t window, double holdout_fraction,
-                         double bootstrap_share = 1.0);
-// The same from the given shards, oldest first (the ranks of distributed training read rank 0's list).
+ReplayWindow load_window(const Game& game, const std::string& dir, int64_t window,
+                         double holdout_fraction, double bootstrap_share = 1.0);
+// The same from the given shards, oldest first (the ranks of distributed training read rank 0's
+// list).
 ReplayWindow load_window(const Game& game, const std::vector<std::string>& shards, int64_t window,
                          double holdout_fraction, double bootstrap_share = 1.0);
 // The samples of every complete shard in dir (from their attributes); a shard

@@ -21,11 +21,9 @@ inline void check(bool cond, const std::string& message) {
 // check() for hot paths: throws vzero::Error(message) when cond is false, and
 // evaluates message (any expression a std::string is made from) only then, so
 // a passing check costs one branch. Stays on in release builds.
-#define VZERO_CHECK(cond, message)                            \
-  do {                                                        \
+#define VZERO_CHECK(cond, message)                                   \
+  do {                                                               \
     if (__builtin_expect(!(cond), 0)) throw ::vzero::Error(message); \
   } while (false)
 
-namespace vzero {
-
-}  // namespace vzero
+namespace vzero {}  // namespace vzero

@@ -31,10 +31,12 @@ void sync_path(const std::string& path, bool folder) {
   const int rc = ::fsync(fd);
   const int err = errno;
   ::close(fd);
-  if (rc != 0 && !(folder && err == EINVAL)) throw Error("cannot sync '" + path + "': " + std::strerror(err));
+  if (rc != 0 && !(folder && err == EINVAL))
+    throw Error("cannot sync '" + path + "': " + std::strerror(err));
 }
 
-void sync_and_rename(const std::string& tmp, const std::string& path, Existing existing, const std::string& what) {
+void sync_and_rename(const std::string& tmp, const std::string& path, Existing existing,
+                     const std::string& what) {
   sync_path(tmp, false);
   if (existing == Existing::replace) {
     std::error_code ec;
@@ -49,14 +51,16 @@ void sync_and_rename(const std::string& tmp, const std::string& path, Existing e
       throw Error("cannot write " + named(path, what) + ": it already exists");
     // No hard links on this file system: a plain rename, after the check above.
     if (std::rename(tmp.c_str(), path.c_str()) != 0)
-      throw Error("cannot write " + named(path, what) + ": cannot rename the temporary file: " + std::strerror(errno));
+      throw Error("cannot write " + named(path, what) +
+                  ": cannot rename the temporary file: " + std::strerror(errno));
   }
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   sync_path(parent.empty() ? "." : parent.string(), true);
 }
 
-void write_file_durably(const std::string& path, const std::function<void(const std::string& tmp)>& write,
-                        Existing existing, const std::string& what) {
+void write_file_durably(const std::string& path,
+                        const std::function<void(const std::string& tmp)>& write, Existing existing,
+                        const std::string& what) {
   const std::string tmp = path + ".tmp";
   try {
     write(tmp);
@@ -96,7 +100,8 @@ FolderLock::FolderLock(const std::string& dir, const std::string& what) {
   if (fd_ < 0) throw Error("cannot open '" + path + "': " + std::strerror(errno));
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd_);
-    throw Error(what + " '" + dir + "' is in use by another vzero process (" + path + " is locked)");
+    throw Error(what + " '" + dir + "' is in use by another vzero process (" + path +
+                " is locked)");
   }
 }
 

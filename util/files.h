@@ -25,7 +25,8 @@ enum class Existing {
 // removed and the exception propagates; path is untouched (the old file, or
 // none) unless only the final fsync of the folder failed. what names the
 // file's role in errors ("sidecar"; empty: none).
-void write_file_durably(const std::string& path, const std::function<void(const std::string& tmp)>& write,
+void write_file_durably(const std::string& path,
+                        const std::function<void(const std::string& tmp)>& write,
                         Existing existing = Existing::replace, const std::string& what = "");
 
 // fsyncs a file (folder false) or a folder; throws Error naming path on failure
@@ -35,8 +36,8 @@ void sync_path(const std::string& path, bool folder);
 // tmp, renames it over path (or, with Existing::refuse, never over a file
 // there), fsyncs the folder; throws Error naming path on failure (tmp is then
 // the caller's to remove). Every durable write of vzero ends here.
-void sync_and_rename(const std::string& tmp, const std::string& path, Existing existing = Existing::replace,
-                     const std::string& what = "");
+void sync_and_rename(const std::string& tmp, const std::string& path,
+                     Existing existing = Existing::replace, const std::string& what = "");
 
 // An exclusive lock on a folder (the file <dir>/lock, the folder created if
 // needed), held until destroyed; the system drops it when the process dies,

@@ -21,8 +21,9 @@ int env_int(const char* name, int low, int high) {
   char* end = nullptr;
   const long x = std::strtol(v.c_str(), &end, 10);
   if (v.empty() || *end != '\0' || x < low || x > high)
-    throw Error(std::string("environment variable ") + name + "='" + v + "' is not a whole number in [" +
-                std::to_string(low) + ", " + std::to_string(high) + "]");
+    throw Error(std::string("environment variable ") + name + "='" + v +
+                "' is not a whole number in [" + std::to_string(low) + ", " + std::to_string(high) +
+                "]");
   return int(x);
 }
 
@@ -41,7 +42,9 @@ LaunchPlace read_launch_place() {
     e.source = "openmpi";
     e.world = env_int("OMPI_COMM_WORLD_SIZE", 1, kMaxRanks);
     e.rank = env_int("OMPI_COMM_WORLD_RANK", 0, e.world - 1);
-    e.local_rank = env("OMPI_COMM_WORLD_LOCAL_RANK").empty() ? 0 : env_int("OMPI_COMM_WORLD_LOCAL_RANK", 0, kMaxRanks);
+    e.local_rank = env("OMPI_COMM_WORLD_LOCAL_RANK").empty()
+                       ? 0
+                       : env_int("OMPI_COMM_WORLD_LOCAL_RANK", 0, kMaxRanks);
     e.job_id = env("OMPI_MCA_ess_base_jobid");
   } else if (!env("SLURM_PROCID").empty() && !env("SLURM_STEP_ID").empty()) {
     // Only inside a job step (srun): a batch script itself has SLURM_NTASKS but is one process.
@@ -53,7 +56,8 @@ LaunchPlace read_launch_place() {
   }
   e.master_addr = env("MASTER_ADDR");
   if (!env("MASTER_PORT").empty()) e.master_port = env_int("MASTER_PORT", 1, 65535);
-  if (!e.master_addr.empty() && e.master_port == 0) throw Error("MASTER_ADDR is set but MASTER_PORT is not");
+  if (!e.master_addr.empty() && e.master_port == 0)
+    throw Error("MASTER_ADDR is set but MASTER_PORT is not");
   return e;
 }
 

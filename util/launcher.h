@@ -13,7 +13,7 @@ struct LaunchPlace {
   std::string source = "single";  // "torchrun" (RANK/WORLD_SIZE), "openmpi", "slurm" or "single"
   std::string master_addr;        // MASTER_ADDR/MASTER_PORT: the TCP store of rank 0
   int master_port = 0;
-  std::string job_id;             // the launcher's job identity (names the file store without MASTER_ADDR)
+  std::string job_id;  // the launcher's job identity (names the file store without MASTER_ADDR)
   // Whether the job has more than one rank.
   bool distributed() const { return world > 1; }
 };
@@ -27,9 +27,10 @@ LaunchPlace read_launch_place();
 
 // What the environment says about an MPI launcher, for joining its MPI job.
 struct MpiLaunch {
-  bool launched = false;     // an MPI launcher (mpirun, srun with PMIx or PMI) started this process
-  int ranks = 0;             // the ranks it says the job has (0: not said)
-  int slurm_step_tasks = 0;  // the tasks of the Slurm job step (srun) this process is one of; 0 outside a step
+  bool launched = false;  // an MPI launcher (mpirun, srun with PMIx or PMI) started this process
+  int ranks = 0;          // the ranks it says the job has (0: not said)
+  int slurm_step_tasks =
+      0;  // the tasks of the Slurm job step (srun) this process is one of; 0 outside a step
 };
 // Reads OMPI_COMM_WORLD_SIZE, PMIX_SIZE or PMI_SIZE (else PMIX_RANK or
 // PMI_RANK), and SLURM_STEP_ID with SLURM_STEP_NUM_TASKS. Never throws: a

@@ -2,13 +2,14 @@
 // Typed reading of TOML tables for variant files and run configs: every key
 // read with its type and range, and an error for any key nobody read, so a
 // typo in a config is caught.
+#include <toml++/toml.h>
+
 #include <cstdint>
 #include <set>
 #include <sstream>
-#include <vector>
 #include <string>
-#include <toml++/toml.h>
 #include <type_traits>
+#include <vector>
 
 #include "util/error.h"
 
@@ -46,8 +47,7 @@ class TomlReader {
   // A real number in [lo, hi].
   double get_real(const std::string& key, double fallback, double lo, double hi) {
     const double v = get<double>(key, fallback);
-    if (!(v >= lo && v <= hi))
-      fail(key, "must be in [" + format(lo) + ", " + format(hi) + "]");
+    if (!(v >= lo && v <= hi)) fail(key, "must be in [" + format(lo) + ", " + format(hi) + "]");
     return v;
   }
   // The sub-table under key, or nullptr when absent.
@@ -94,7 +94,7 @@ class TomlReader {
   }
   const std::string& where() const { return where_; }
 
- // The "key = value" lines of every key read, with the values in force (defaults included).
+  // The "key = value" lines of every key read, with the values in force (defaults included).
   const std::vector<std::string>& resolved() const { return resolved_; }
 
  private:

@@ -245,7 +245,8 @@ struct WebServer::Impl {
 
   // Registers every route.
   void routes() {
-    // SO_REUSEADDR only: httplib's default SO_REUSEPORT would let a second server share a taken port.
+    // SO_REUSEADDR only: httplib's default SO_REUSEPORT would let a second server share a taken
+    // port.
     server.set_socket_options([](socket_t sock) {
       int yes = 1;
       setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<void*>(&yes), sizeof(yes));
@@ -374,7 +375,8 @@ int WebServer::bind() {
   } else {
     impl_->port = impl_->server.bind_to_port("127.0.0.1", requested) ? requested : -1;
   }
-  check(impl_->port > 0, "web: cannot listen on 127.0.0.1:" + std::to_string(requested) + " (in use?)");
+  check(impl_->port > 0,
+        "web: cannot listen on 127.0.0.1:" + std::to_string(requested) + " (in use?)");
   return impl_->port;
 }
 

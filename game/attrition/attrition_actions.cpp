@@ -1,8 +1,7 @@
 // The action space of attrition: placements and knight moves, numbered and named.
-#include "game/attrition/attrition_rules.h"
-
 #include <string>
 
+#include "game/attrition/attrition_rules.h"
 #include "game/attrition/attrition_tables.h"
 
 namespace vzero {

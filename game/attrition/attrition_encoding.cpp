@@ -10,7 +10,9 @@ EncodingSpec attrition_encoding(int players) {
   EncodingSpec e;
   e.height = e.width = 8;
   e.add_plane("marked");
-  const auto seat = [](int r) { return r == 0 ? std::string("player to act") : "seat +" + std::to_string(r); };
+  const auto seat = [](int r) {
+    return r == 0 ? std::string("player to act") : "seat +" + std::to_string(r);
+  };
   for (int r = 0; r < players; ++r) e.add_plane("knights of " + seat(r));
   for (int r = 0; r < players; ++r) e.add_scalar("knights to place, " + seat(r));
   for (int r = 0; r < players; ++r) e.add_scalar("out, " + seat(r));

@@ -1,11 +1,10 @@
 // The FEN of attrition (docs/fen-attrition.md): written, read strictly and validated.
-#include "game/attrition/attrition_rules.h"
-
 #include <string>
 #include <vector>
 
-#include "util/error.h"
+#include "game/attrition/attrition_rules.h"
 #include "game/attrition/attrition_tables.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -64,13 +63,15 @@ AttritionPos AttritionRules::parse_fen(const std::string& text) const {
       fields.back() += c;
   }
   if (fields.size() != 6)
-    fail("expected 6 fields separated by single spaces: board, seat to act, first seat, "
-         "knights to place, seats out, ply");
+    fail(
+        "expected 6 fields separated by single spaces: board, seat to act, first seat, "
+        "knights to place, seats out, ply");
   for (const std::string& f : fields)
     if (f.empty()) fail("empty field (fields are separated by single spaces)");
   const auto seat_digit = [&](char c, const char* what) {
     if (c < '0' || c >= char('0' + players_))
-      fail(std::string(what) + " '" + c + "' is not a seat (0.." + std::to_string(players_ - 1) + ")");
+      fail(std::string(what) + " '" + c + "' is not a seat (0.." + std::to_string(players_ - 1) +
+           ")");
     return c - '0';
   };
 
@@ -105,7 +106,8 @@ AttritionPos AttritionRules::parse_fen(const std::string& text) const {
       p.knights[c - 'a'] |= bit(sq);
       p.marked |= bit(sq);
     } else {
-      fail(std::string("unexpected character '") + c + "' on the board (a-d knights, x marker, 1-8 empty squares)");
+      fail(std::string("unexpected character '") + c +
+           "' on the board (a-d knights, x marker, 1-8 empty squares)");
     }
   }
   if (rank != 0) fail("the board needs 8 ranks");
@@ -126,7 +128,8 @@ AttritionPos AttritionRules::parse_fen(const std::string& text) const {
   }
   const std::string& outs = fields[4];
   if (outs != "-") {
-    if (outs.size() % 2 || int(outs.size()) / 2 > players_ - 1) fail("bad seats out '" + outs + "'");
+    if (outs.size() % 2 || int(outs.size()) / 2 > players_ - 1)
+      fail("bad seats out '" + outs + "'");
     for (size_t i = 0; i < outs.size(); i += 2) {
       const int s = seat_digit(outs[i], "seat out");
       if (p.is_out(s)) fail("seat " + std::to_string(s) + " is out twice");
@@ -179,7 +182,8 @@ void AttritionRules::validate(const AttritionPos& p, const std::string& where) c
         require(p.to_place[s] > 0, name + " is to act but has placed all its knights");
         before = false;
       } else if (before) {
-        require(p.to_place[s] == 0, name + " should have placed its knights before the seat to act");
+        require(p.to_place[s] == 0,
+                name + " should have placed its knights before the seat to act");
       } else {
         require(p.to_place[s] == knights_ && count(s) == 0,
                 name + " should not have placed a knight yet (turn order from the first seat)");
@@ -193,7 +197,8 @@ void AttritionRules::validate(const AttritionPos& p, const std::string& where) c
   for (int s = 0; s < players_; ++s) {
     const std::string name = "seat " + std::to_string(s);
     if (!p.is_out(s)) {
-      require(count(s) >= lo && count(s) <= hi, name + " is in play with a wrong number of knights");
+      require(count(s) >= lo && count(s) <= hi,
+              name + " is in play with a wrong number of knights");
       continue;
     }
     if (players_ > 2) {
@@ -202,9 +207,11 @@ void AttritionRules::validate(const AttritionPos& p, const std::string& where) c
     }
     const bool captured = p.out_captured[0];
     if (captured)
-      require(count(s) == (sudden_ ? 1 : 0), name + " lost by capture with a wrong number of knights");
+      require(count(s) == (sudden_ ? 1 : 0),
+              name + " lost by capture with a wrong number of knights");
     else
-      require(count(s) >= lo && count(s) <= hi, name + " lost by no move with a wrong number of knights");
+      require(count(s) >= lo && count(s) <= hi,
+              name + " lost by no move with a wrong number of knights");
   }
 }
 

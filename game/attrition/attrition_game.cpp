@@ -68,18 +68,21 @@ std::string AttritionState::to_text() const {
   if (is_terminal()) {
     out += "Game over (" + end_reason() + ")";
     const std::vector<double> r = returns();
-    for (size_t s = 0; s < r.size(); ++s) out += ", seat " + std::to_string(s) + " " + std::to_string(r[s]);
+    for (size_t s = 0; s < r.size(); ++s)
+      out += ", seat " + std::to_string(s) + " " + std::to_string(r[s]);
     out += "\n";
   } else {
     out += "Seat " + std::to_string(pos_.to_act) + " to act";
     if (pos_.to_place[pos_.to_act])
-      out += " (places a knight; " + std::to_string(pos_.to_place[pos_.to_act]) + " still to place)";
+      out +=
+          " (places a knight; " + std::to_string(pos_.to_place[pos_.to_act]) + " still to place)";
     out += "\n";
   }
   if (pos_.n_out) {
     out += "Out:";
     for (int i = 0; i < pos_.n_out; ++i)
-      out += " seat " + std::to_string(pos_.out_seat[i]) + (pos_.out_captured[i] ? " (captured)" : " (no move)");
+      out += " seat " + std::to_string(pos_.out_seat[i]) +
+             (pos_.out_captured[i] ? " (captured)" : " (no move)");
     out += "\n";
   }
   out += "First seat " + std::to_string(pos_.first) + ", ply " + std::to_string(pos_.ply) + "\n";
@@ -87,6 +90,8 @@ std::string AttritionState::to_text() const {
   return out;
 }
 
-std::unique_ptr<Game> make_attrition_game(const Variant& v) { return std::make_unique<AttritionGame>(v); }
+std::unique_ptr<Game> make_attrition_game(const Variant& v) {
+  return std::make_unique<AttritionGame>(v);
+}
 
 }  // namespace vzero

@@ -12,7 +12,8 @@ namespace {
 struct KnightLeaps {
   uint64_t to[64];
   KnightLeaps() {
-    static const int d[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+    static const int d[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
+                                {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
     for (int s = 0; s < 64; ++s) {
       to[s] = 0;
       for (const auto& l : d) {

@@ -2,8 +2,8 @@
 // the start-of-turn losses, perft and hashing.
 #include "game/attrition/attrition_rules.h"
 
-#include "util/error.h"
 #include "game/attrition/attrition_tables.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -67,7 +67,8 @@ int AttritionRules::generate(const AttritionPos& p, uint16_t* out) const {
   const Tables& t = tables();
   for (uint64_t k = p.knights[seat]; k;) {
     const int from = pop_lowest(k);
-    for (uint64_t b = t.attacks[from] & open; b;) out[n++] = uint16_t(t.action[from][pop_lowest(b)]);
+    for (uint64_t b = t.attacks[from] & open; b;)
+      out[n++] = uint16_t(t.action[from][pop_lowest(b)]);
   }
   return n;
 }

@@ -25,14 +25,14 @@ constexpr int kAttritionMaxLegal = 64;  // placements; knight moves are at most 
 
 // One position: everything the FEN holds.
 struct AttritionPos {
-  uint64_t marked = 0;                       // squares with a marker
-  uint64_t knights[kAttritionMaxSeats] = {};  // knights by seat (always on marked squares)
-  uint64_t board_key = 0;                    // Zobrist key of markers and knights
-  int ply = 0;                               // plies played in the game (the cap counts these)
-  int8_t to_act = 0;                         // seat to act; -1 when the game is over
-  uint8_t first = 0;                         // the seat that placed first (CA-7)
-  uint8_t to_place[kAttritionMaxSeats] = {};  // knights not yet placed, by seat
-  uint8_t out_seat[kAttritionMaxSeats] = {};  // seats out (2 players: the loser), in order
+  uint64_t marked = 0;                            // squares with a marker
+  uint64_t knights[kAttritionMaxSeats] = {};      // knights by seat (always on marked squares)
+  uint64_t board_key = 0;                         // Zobrist key of markers and knights
+  int ply = 0;                                    // plies played in the game (the cap counts these)
+  int8_t to_act = 0;                              // seat to act; -1 when the game is over
+  uint8_t first = 0;                              // the seat that placed first (CA-7)
+  uint8_t to_place[kAttritionMaxSeats] = {};      // knights not yet placed, by seat
+  uint8_t out_seat[kAttritionMaxSeats] = {};      // seats out (2 players: the loser), in order
   uint8_t out_captured[kAttritionMaxSeats] = {};  // 1: out by capture, 0: by having no move
   uint8_t n_out = 0;
   uint8_t out_mask = 0;  // bit s: seat s is out
@@ -65,11 +65,11 @@ class AttritionRules {
   AttritionPos parse_fen(const std::string& text) const;
 
   // Fixed tables of the action space.
-  static int move_from(int action);            // action >= 64
-  static int move_to(int action);              // action >= 64
-  static int move_action(int from, int to);    // -1 when not a knight leap
+  static int move_from(int action);          // action >= 64
+  static int move_to(int action);            // action >= 64
+  static int move_action(int from, int to);  // -1 when not a knight leap
   static std::string square_name(int sq);
-  static std::string action_name(int action);  // "N@d4", "b1c3"
+  static std::string action_name(int action);          // "N@d4", "b1c3"
   static int action_of_name(const std::string& text);  // -1 when not in the action space
 
  private:

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "util/error.h"
-#include "game/game.h"
 #include "game/attrition/attrition_rules.h"
+#include "game/game.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -20,7 +20,9 @@ EncodingSpec attrition_encoding(int players);
 class AttritionGame : public Game {
  public:
   explicit AttritionGame(const Variant& v)
-      : variant_(v), rules_(v.players, v.knights, v.ending == "one"), encoding_(attrition_encoding(v.players)) {
+      : variant_(v),
+        rules_(v.players, v.knights, v.ending == "one"),
+        encoding_(attrition_encoding(v.players)) {
     check(v.files == 8 && v.ranks == 8, v.id + ": attrition is played on 8x8");
     check(v.ending == "both" || v.ending == "one", v.id + ": attrition ending must be both or one");
     for (int a = 0; a < kAttritionActions; ++a) texts_.push_back(AttritionRules::action_name(a));
@@ -30,7 +32,8 @@ class AttritionGame : public Game {
   int num_players() const override { return rules_.players(); }
   int num_actions() const override { return kAttritionActions; }
   const std::string& action_text(int action) const override {
-    check(action >= 0 && action < kAttritionActions, "action " + std::to_string(action) + " out of range");
+    check(action >= 0 && action < kAttritionActions,
+          "action " + std::to_string(action) + " out of range");
     return texts_[action];
   }
   std::unique_ptr<GameState> new_state(const std::string& fen) const override;
@@ -83,14 +86,17 @@ class AttritionState : public GameState {
   std::string fen() const override { return rules_.fen(pos_); }
   std::string action_to_text(int action) const override { return game_.action_text(action); }
   int text_to_action(const std::string& text) const override;
-  std::unique_ptr<GameState> clone() const override { return std::make_unique<AttritionState>(*this); }
+  std::unique_ptr<GameState> clone() const override {
+    return std::make_unique<AttritionState>(*this);
+  }
   int plies() const override { return int(history_.size()); }
   uint64_t perft(int depth) override { return rules_.perft(pos_, depth); }
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
   std::vector<double> heuristic_values() const override;  // by mobility (attrition_heuristics.cpp)
   using GameState::encode;
-  void encode(uint8_t* planes, float* scalars, int plies_scale) const override;  // attrition_encoding.cpp
+  void encode(uint8_t* planes, float* scalars,
+              int plies_scale) const override;  // attrition_encoding.cpp
 
  private:
   // The game-length cap: a draw once the game's ply counter reaches it.

@@ -28,7 +28,8 @@ struct Tables {
   int16_t action[kAttritionSquares][kAttritionSquares];  // move action of (from, to), or -1
   uint8_t from[kMoveActions] = {}, to[kMoveActions] = {};
   Tables() {
-    static const int leaps[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+    static const int leaps[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
+                                    {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
     for (auto& row : action) std::fill(std::begin(row), std::end(row), int16_t(-1));
     for (int s = 0; s < kAttritionSquares; ++s)
       for (const auto& l : leaps) {

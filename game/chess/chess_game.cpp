@@ -31,7 +31,9 @@ const ChessState::Legal& ChessState::legal() const {
   uint64_t packed[kMaxMoves];
   for (int i = 0; i < list.size; ++i) {
     const int a = game_.actions().index(list.moves[i]);
-    if (a < 0) throw Error("internal: move " + pos_.move_text(list.moves[i]) + " has no action in " + game_.id());
+    if (a < 0)
+      throw Error("internal: move " + pos_.move_text(list.moves[i]) + " has no action in " +
+                  game_.id());
     packed[i] = uint64_t(a) << 32 | list.moves[i].raw();
   }
   std::sort(packed, packed + list.size);
@@ -46,9 +48,7 @@ const ChessState::Legal& ChessState::legal() const {
 
 const std::vector<int>& ChessState::legal_actions() const { return legal().actions; }
 
-int ChessState::current_player() const {
-  return is_terminal() ? -1 : int(pos_.chooser());
-}
+int ChessState::current_player() const { return is_terminal() ? -1 : int(pos_.chooser()); }
 
 void ChessState::apply(int action) {
   pos_.do_move(legal().move_of(action, [&] { return pos_.fen(); }));
@@ -85,7 +85,8 @@ int ChessState::outcome(int legal_moves, std::string* reason) const {
     return set("king-captured", int(opponent(mover)));  // AT-5
   if (legal_moves == 0) {
     // The owner of the mated colour loses (OO-5: in 007 too, seat = colour).
-    if (pos_.in_check() && game_.variant().check_rule) return set("checkmate", int(opponent(mover)));
+    if (pos_.in_check() && game_.variant().check_rule)
+      return set("checkmate", int(opponent(mover)));
     return set("stalemate", 2);
   }
   if (pos_.rule50() >= 100) return set("fifty-move", 2);
@@ -104,7 +105,8 @@ std::string ChessState::end_reason() const { return legal().reason; }
 std::string ChessState::action_to_text(int action) const { return game_.action_text(action); }
 
 int ChessState::text_to_action(const std::string& text) const {
-  return legal().action_of(text, [&](Move m) { return pos_.move_text(m); }, [&] { return pos_.fen(); });
+  return legal().action_of(
+      text, [&](Move m) { return pos_.move_text(m); }, [&] { return pos_.fen(); });
 }
 
 std::string ChessState::to_text() const {

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "game/actions.h"
+#include "game/chess/position.h"
 #include "game/game.h"
 #include "game/two_player_game.h"
-#include "game/chess/position.h"
 
 namespace vzero {
 
@@ -42,7 +42,8 @@ class ChessState : public GameState {
   void set_max_plies(int plies) override { max_plies_ = plies; }
   std::vector<double> heuristic_values() const override;  // by material (chess_heuristics.cpp)
   using GameState::encode;
-  void encode(uint8_t* planes, float* scalars, int plies_scale) const override;  // chess_encoding.cpp
+  void encode(uint8_t* planes, float* scalars,
+              int plies_scale) const override;  // chess_encoding.cpp
   const Position& position() const { return pos_; }
 
  private:

@@ -2,9 +2,9 @@
 #include <cctype>
 #include <sstream>
 
-#include "util/error.h"
-#include "game/fen_text.h"
 #include "game/chess/position.h"
+#include "game/fen_text.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -25,7 +25,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-
 }  // namespace
 
 class FenIo {
@@ -45,19 +44,27 @@ class FenIo {
     const Variant& v = *q.v_;
     const Geometry& g = *q.g_;
     // Board.
-    read_board_field(f[0], v, g, [&](char c, int type, int square) {
-      q.put_piece(make_piece(std::isupper(static_cast<unsigned char>(c)) ? kWhite : kBlack, type), square);
-    }, fail);
+    read_board_field(
+        f[0], v, g,
+        [&](char c, int type, int square) {
+          q.put_piece(
+              make_piece(std::isupper(static_cast<unsigned char>(c)) ? kWhite : kBlack, type),
+              square);
+        },
+        fail);
     // Side to move.
     q.stm_ = read_side_to_move(f, fail);
     StateInfo& st = q.st_.back();
     // Castling rights.
     const int rook = v.type_of_letter('r');
-    st.castling = read_castling_field(f, v.castling, q.castle_king_from_[0] >= 0, [&](int right) {
-      const Color color = Color(right / 2);
-      return q.board_[q.castle_king_from_[color]] == make_piece(color, q.royal_) &&
-             q.board_[q.castle_rook_from_[right]] == make_piece(color, rook);
-    }, fail);
+    st.castling = read_castling_field(
+        f, v.castling, q.castle_king_from_[0] >= 0,
+        [&](int right) {
+          const Color color = Color(right / 2);
+          return q.board_[q.castle_king_from_[color]] == make_piece(color, q.royal_) &&
+                 q.board_[q.castle_rook_from_[right]] == make_piece(color, rook);
+        },
+        fail);
     // Kings.
     if (q.royal_ >= 0) {
       const int kings[2] = {q.count_[kWhite][q.royal_], q.count_[kBlack][q.royal_]};
@@ -70,7 +77,8 @@ class FenIo {
           fail("a pawn stands on its promotion rank");
     // En passant: kept only when a pawn can take it.
     const int ep = read_en_passant_field(f, v, g, q.board_, q.pawn_, q.stm_, fail);
-    if (ep >= 0 && (g.capture_leaps_to[q.stm_][q.pawn_][ep] & q.pieces(q.stm_, q.pawn_))) st.ep = int8_t(ep);
+    if (ep >= 0 && (g.capture_leaps_to[q.stm_][q.pawn_][ep] & q.pieces(q.stm_, q.pawn_)))
+      st.ep = int8_t(ep);
     // Counters.
     const FenClocks clocks = read_clocks(f, q.stm_ == kBlack, fail);
     st.rule50 = uint16_t(clocks.rule50);
@@ -131,7 +139,8 @@ class FenIo {
         if (names.size() > 2) fail("bad field '" + tok + "'");
         for (size_t i = 0; i < names.size(); ++i) {
           const int s = q.parse_square(names[i]);
-          if (s < 0 || q.board_[s] == kNoPiece) fail("field '" + tok + "' names an empty or bad square");
+          if (s < 0 || q.board_[s] == kNoPiece)
+            fail("field '" + tok + "' names an empty or bad square");
           target[i] = int8_t(s);
         }
       } else {
@@ -142,9 +151,11 @@ class FenIo {
     if (st.moved[0] >= 0 && st.phase == 0) fail("'moved' only on move 2 or 3 of a turn");
     if (st.protect[0] >= 0 && st.phase != 2) fail("'protected' only on move 3 of a turn");
     for (int8_t s : st.moved)
-      if (s >= 0 && color_of(q.board_[s]) != q.chooser()) fail("'moved' names a piece of the other side");
+      if (s >= 0 && color_of(q.board_[s]) != q.chooser())
+        fail("'moved' names a piece of the other side");
     for (int8_t s : st.protect)
-      if (s >= 0 && color_of(q.board_[s]) == q.chooser()) fail("'protected' names a piece of the chooser");
+      if (s >= 0 && color_of(q.board_[s]) == q.chooser())
+        fail("'protected' names a piece of the chooser");
     // Ascending: a missing king means a pending choice (or a lost game).
     if (q.hook_ == Hook::kAscending) {
       const bool kingless = !q.has_royal(q.stm_);
@@ -156,12 +167,9 @@ class FenIo {
       if (kingless && succ && !more_than_one(succ)) fail("a lone successor ascends at once");
     }
   }
-
 };
 
-void Position::set_fen(const std::string& fen) {
-  FenIo::read(*this, fen);
-}
+void Position::set_fen(const std::string& fen) { FenIo::read(*this, fen); }
 
 std::string Position::fen() const { return FenIo::write(*this); }
 

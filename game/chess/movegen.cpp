@@ -8,7 +8,8 @@ namespace vzero {
 Bitboard Position::piece_moves(Color us, int type, int from, Bitboard empty,
                                Bitboard enemies) const {
   const Geometry& g = *g_;
-  Bitboard m = (g.quiet_leaps[us][type][from] & empty) | (g.capture_leaps[us][type][from] & enemies);
+  Bitboard m =
+      (g.quiet_leaps[us][type][from] & empty) | (g.capture_leaps[us][type][from] & enemies);
   const uint8_t qs = g.quiet_slides[us][type], cs = g.capture_slides[us][type];
   if (qs == cs) {
     if (qs) {
@@ -24,7 +25,8 @@ Bitboard Position::piece_moves(Color us, int type, int from, Bitboard empty,
     if (qs) m |= g.slide(qs, from, occupied_) & empty;
     if (cs) m |= g.slide(cs, from, occupied_) & enemies;
   }
-  if (const uint8_t hs = g.hop_slides[us][type]) m |= g.hop(hs, from, occupied_) & (empty | enemies);
+  if (const uint8_t hs = g.hop_slides[us][type])
+    m |= g.hop(hs, from, occupied_) & (empty | enemies);
   if (type == pawn_ && v_->double_step_rank && g.relative_rank(us, from) == v_->double_step_rank) {
     const int one = from + g.push[us];
     if (test(empty, one) && test(empty, one + g.push[us])) m |= square_bb(one + g.push[us]);
@@ -56,8 +58,8 @@ Bitboard Position::pinned_pieces(Color us, int ksq) const {
   for (uint16_t t = orth_types_; t; t &= t - 1) orth |= by_type_[__builtin_ctz(t)];
   for (uint16_t t = diag_types_; t; t &= t - 1) diag |= by_type_[__builtin_ctz(t)];
   const Geometry& g = *g_;
-  Bitboard snipers = ((g.rook_attacks(ksq, 0) & orth) | (g.bishop_attacks(ksq, 0) & diag)) &
-                     by_color_[them];
+  Bitboard snipers =
+      ((g.rook_attacks(ksq, 0) & orth) | (g.bishop_attacks(ksq, 0) & diag)) & by_color_[them];
   Bitboard pinned = 0;
   while (snipers) {
     const Bitboard b = g.between(ksq, pop_lsb(snipers)) & occupied_;
@@ -71,7 +73,8 @@ bool Position::castling_allowed(int right) const {
   const int kfrom = castle_king_from_[us], kto = castle_king_to_[right];
   const int rfrom = castle_rook_from_[right], rto = castle_rook_to_[right];
   const Geometry& g = *g_;
-  const Bitboard path = g.between(kfrom, kto) | square_bb(kto) | g.between(rfrom, rto) | square_bb(rto);
+  const Bitboard path =
+      g.between(kfrom, kto) | square_bb(kto) | g.between(rfrom, rto) | square_bb(rto);
   if (path & occupied_ & ~(square_bb(kfrom) | square_bb(rfrom))) return false;
   Bitboard king_path = g.between(kfrom, kto) | square_bb(kto) | square_bb(kfrom);
   while (king_path)
@@ -87,7 +90,8 @@ void Position::add_castling(MoveList& out) const {
                           MoveKind::kCastling));
 }
 
-void Position::add_piece_moves(MoveList& out, int skip_type, Bitboard target, Bitboard pinned, int ksq) const {
+void Position::add_piece_moves(MoveList& out, int skip_type, Bitboard target, Bitboard pinned,
+                               int ksq) const {
   const Color us = stm_;
   const Bitboard empty = ~occupied_ & g_->board, enemies = by_color_[opponent(us)];
   for (size_t t = 0; t < v_->pieces.size(); ++t) {
@@ -151,8 +155,8 @@ bool Position::leaves_king_safe(Move m) const {
   Position& self = const_cast<Position&>(*this);  // restored before returning
   const Color us = stm_;
   self.do_move(m);
-  const bool safe = !has_royal(us) ||
-                    !attackers_to(lsb(pieces(us, royal_)), occupied_, opponent(us));
+  const bool safe =
+      !has_royal(us) || !attackers_to(lsb(pieces(us, royal_)), occupied_, opponent(us));
   self.undo_move();
   return safe;
 }

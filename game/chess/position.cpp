@@ -4,9 +4,9 @@
 
 #include <cstring>
 
-#include "util/error.h"
 #include "game/fen_text.h"
 #include "game/zobrist.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -36,8 +36,8 @@ const Zobrist& zobrist() {
 }
 
 Position::Position(const Variant& v) : v_(&v), g_(&Geometry::of(v)) {
-  hook_ = v.hook == "ascending" ? Hook::kAscending
-          : v.hook == "007"     ? Hook::k007
+  hook_ = v.hook == "ascending"     ? Hook::kAscending
+          : v.hook == "007"         ? Hook::k007
           : v.hook == "007-detente" ? Hook::kDetente
                                     : Hook::kChess;
   for (int i = 0; i < 4; ++i) succession_order_[i] = v.type_of_letter("qrbn"[i]);
@@ -161,7 +161,8 @@ void Position::do_move(Move m) {
   st.move = m;
   st.captured = kNoPiece;
   st.ascended = -1;
-  if (m.kind() == MoveKind::kSuccession) {  // the victim's choice, not a move: no clock runs; he moves next
+  if (m.kind() ==
+      MoveKind::kSuccession) {  // the victim's choice, not a move: no clock runs; he moves next
     const int to = m.to();
     st.successor = board_[to];
     st.pending = 0;
@@ -254,7 +255,7 @@ void Position::ascend(StateInfo& st, Color victim, uint64_t& key) {
   st.castling &= uint8_t(~(3u << (2 * victim)));  // AT-2a
   key ^= z.castling[st.castling];
   const Bitboard candidates = successors(victim);
-  if (!candidates) return;  // AT-5: the victim has lost
+  if (!candidates) return;          // AT-5: the victim has lost
   if (more_than_one(candidates)) {  // AT-3: the victim chooses, as an action
     st.pending = 1;
     key ^= z.succession;
@@ -387,7 +388,8 @@ std::string Position::move_text(Move m) const {
   switch (m.kind()) {
     case MoveKind::kDrop:
     case MoveKind::kSuccession: {
-      const char letter = char(std::toupper(static_cast<unsigned char>(v_->pieces[m.type()].letter)));
+      const char letter =
+          char(std::toupper(static_cast<unsigned char>(v_->pieces[m.type()].letter)));
       return std::string(1, letter) + "@" + to;
     }
     case MoveKind::kPromotion:

@@ -17,15 +17,16 @@ struct StateInfo {
   uint64_t key = 0;
   Move move;
   Piece captured = kNoPiece;
-  int8_t ep = -1;          // en-passant target square, set only when a capture is possible
-  uint8_t castling = 0;    // bits: 0 White kingside, 1 White queenside, 2 Black kingside, 3 Black queenside
-  uint8_t phase = 0;       // 007: move 0, 1 or 2 of the chooser's three-move turn
-  uint8_t pending = 0;     // ascending: the side to move must name a successor
-  uint16_t rule50 = 0;     // plies since the last capture or pawn move
-  int8_t ascended = -1;    // ascending: square where a lone successor made way for the king
-  Piece successor = kNoPiece;  // the piece that left that square (or the one a choice removed)
-  int8_t moved[2] = {-1, -1};      // 007-detente: squares of the own piece moved on move 1
-  int8_t protect[2] = {-1, -1};    // 007-detente: squares of the piece moved on move 2
+  int8_t ep = -1;  // en-passant target square, set only when a capture is possible
+  uint8_t castling =
+      0;  // bits: 0 White kingside, 1 White queenside, 2 Black kingside, 3 Black queenside
+  uint8_t phase = 0;             // 007: move 0, 1 or 2 of the chooser's three-move turn
+  uint8_t pending = 0;           // ascending: the side to move must name a successor
+  uint16_t rule50 = 0;           // plies since the last capture or pawn move
+  int8_t ascended = -1;          // ascending: square where a lone successor made way for the king
+  Piece successor = kNoPiece;    // the piece that left that square (or the one a choice removed)
+  int8_t moved[2] = {-1, -1};    // 007-detente: squares of the own piece moved on move 1
+  int8_t protect[2] = {-1, -1};  // 007-detente: squares of the piece moved on move 2
 };
 
 // The rules that data cannot say (Variant::hook).
@@ -78,8 +79,8 @@ class Position {
 
   std::string square_name(int s) const;
   int parse_square(const std::string& text) const;  // -1 if not a square of the board
-  std::string move_text(Move m) const;               // long algebraic (rules/README.md)
-  std::string board_text() const;                    // a diagram for people
+  std::string move_text(Move m) const;              // long algebraic (rules/README.md)
+  std::string board_text() const;                   // a diagram for people
 
  private:
   friend class FenIo;
@@ -92,7 +93,8 @@ class Position {
   void add_pawn_moves(MoveList& out, int from, Bitboard targets) const;
   // The moves of the side to move's pieces (not of type skip_type) onto
   // `target`; a piece in `pinned` moves only along its line with ksq.
-  void add_piece_moves(MoveList& out, int skip_type, Bitboard target, Bitboard pinned, int ksq) const;
+  void add_piece_moves(MoveList& out, int skip_type, Bitboard target, Bitboard pinned,
+                       int ksq) const;
   void add_castling(MoveList& out) const;
   bool castling_allowed(int right) const;
   void generate_pseudo(MoveList& out) const;
@@ -120,7 +122,7 @@ class Position {
   Hook hook_ = Hook::kChess;
   int royal_ = -1, pawn_ = -1;
   int succession_order_[4] = {-1, -1, -1, -1};  // queen, rook, bishop, knight types
-  uint16_t orth_types_ = 0, diag_types_ = 0;  // types that slide (and capture) all four ways
+  uint16_t orth_types_ = 0, diag_types_ = 0;    // types that slide (and capture) all four ways
   std::vector<int> leap_types_, odd_slide_types_, hop_types_;
   uint16_t promotion_types_ = 0;
   bool fast_legality_ = false;

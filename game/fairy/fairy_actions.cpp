@@ -11,13 +11,13 @@ FairyActions::FairyActions(const FairyRules& r) {
   const Geometry& g = r.geometry();
   n_ = g.squares;
   std::vector<Bitboard> plus_reach(n_, 0);
-  EmptyBoardReach empty = empty_board_reach(
-      v, g, r.pawn(), {v.double_step_rank, v.joker_pawn_double_step_rank}, v.pawns_wait,
-      [&](int t, Color c, int s, Bitboard b) {
-        if (v.pieces[t].promotes_to < 0) return;
-        const Bitboard zone = r.promo_zone(c);
-        plus_reach[s] |= test(zone, s) ? b : b & zone;
-      });
+  EmptyBoardReach empty =
+      empty_board_reach(v, g, r.pawn(), {v.double_step_rank, v.joker_pawn_double_step_rank},
+                        v.pawns_wait, [&](int t, Color c, int s, Bitboard b) {
+                          if (v.pieces[t].promotes_to < 0) return;
+                          const Bitboard zone = r.promo_zone(c);
+                          plus_reach[s] |= test(zone, s) ? b : b & zone;
+                        });
   std::vector<Bitboard>& reach = empty.moves;
   const std::vector<Bitboard>& promo_reach = empty.promotions;
   if (v.castling)

@@ -41,7 +41,8 @@ EncodingSpec fairy_encoding(const FairyRules& r) {
   }
   if (r.joker() >= 0)
     for (const char* side : {"my", "their"})
-      for (const PieceType& p : v.pieces) e.add_scalar(std::string(side) + " joker moves as " + p.name);
+      for (const PieceType& p : v.pieces)
+        e.add_scalar(std::string(side) + " joker moves as " + p.name);
   if (r.shared() >= 0) {
     e.add_scalar("my last action moved the shared piece");
     e.add_scalar("their last action moved the shared piece");

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <sstream>
 
-#include "util/error.h"
 #include "game/fairy/fairy_rules.h"
 #include "game/fen_text.h"
+#include "util/error.h"
 
 namespace vzero {
 namespace {
@@ -51,7 +51,9 @@ class FairyFen {
   static FairyPos read(const FairyRules& r, const std::string& fen) {
     const Variant& v = r.v_;
     const Geometry& g = r.g_;
-    const auto fail = [&](const std::string& why) -> void { throw Error("bad FEN '" + fen + "': " + why); };
+    const auto fail = [&](const std::string& why) -> void {
+      throw Error("bad FEN '" + fen + "': " + why);
+    };
     FairyPos p;
     std::vector<std::string> f = fen_fields(fen);
     if (f.empty()) fail("empty");
@@ -67,12 +69,17 @@ class FairyFen {
       hand = board.substr(open + 1, board.size() - open - 2);
       board.resize(open);
     }
-    read_board_field(board, v, g, [&](char c, int type, int square) {
-      const bool shared = v.pieces[type].shared;
-      if (shared && c != upper(c)) fail("the shared piece is written upper case");
-      const Color color = shared ? kNeutral : std::isupper(static_cast<unsigned char>(c)) ? kWhite : kBlack;
-      r.put(p, make_piece(color, type), square);
-    }, fail);
+    read_board_field(
+        board, v, g,
+        [&](char c, int type, int square) {
+          const bool shared = v.pieces[type].shared;
+          if (shared && c != upper(c)) fail("the shared piece is written upper case");
+          const Color color = shared                                        ? kNeutral
+                              : std::isupper(static_cast<unsigned char>(c)) ? kWhite
+                                                                            : kBlack;
+          r.put(p, make_piece(color, type), square);
+        },
+        fail);
     for (char c : hand) {
       const int type = std::isalpha(static_cast<unsigned char>(c)) ? v.type_of_letter(c) : -1;
       if (type < 0) fail(std::string("unknown piece '") + c + "' in hand");
@@ -109,11 +116,14 @@ class FairyFen {
               fail("two unpromoted pawns on a file");
       }
     // Castling rights (none while reading the start that finds the castling squares).
-    p.castling = read_castling_field(f, v.castling, r.castle_king_from_[0] >= 0, [&](int right) {
-      const Color color = Color(right / 2);
-      return p.board[r.castle_king_from_[color]] == make_piece(color, r.royal_) &&
-             p.board[r.castle_rook_from_[right]] == make_piece(color, r.rook_);
-    }, fail);
+    p.castling = read_castling_field(
+        f, v.castling, r.castle_king_from_[0] >= 0,
+        [&](int right) {
+          const Color color = Color(right / 2);
+          return p.board[r.castle_king_from_[color]] == make_piece(color, r.royal_) &&
+                 p.board[r.castle_rook_from_[right]] == make_piece(color, r.rook_);
+        },
+        fail);
     // En passant.
     p.ep = int8_t(read_en_passant_field(f, v, g, p.board, r.pawn_, p.stm, fail));
     // Counters.
@@ -134,7 +144,8 @@ class FairyFen {
       if (v.captured_to_pool && field("pool", seen_pool)) {
         for (char c : tok.substr(5)) {
           const int type = std::isalpha(static_cast<unsigned char>(c)) ? v.type_of_letter(c) : -1;
-          if (type < 0 || !(r.promo_types_ >> type & 1)) fail(std::string("'") + c + "' cannot be in the pool");
+          if (type < 0 || !(r.promo_types_ >> type & 1))
+            fail(std::string("'") + c + "' cannot be in the pool");
           uint8_t& n = p.pool[std::isupper(static_cast<unsigned char>(c)) ? 0 : 1][type];
           if (n >= 63) fail("too many pieces in the pool");
           ++n;
@@ -143,8 +154,8 @@ class FairyFen {
       } else if (r.start_type_ >= 0 && field("start", seen_start)) {
         const std::string list = tok.substr(6);
         const char letter = v.pieces[r.start_type_].letter;
-        if (list != "-" && list != std::string(1, upper(letter)) && list != std::string(1, letter) &&
-            list != std::string(1, upper(letter)) + letter)
+        if (list != "-" && list != std::string(1, upper(letter)) &&
+            list != std::string(1, letter) && list != std::string(1, upper(letter)) + letter)
           fail("bad field '" + tok + "'");
         p.start_piece[0] = list.find(upper(letter)) != std::string::npos;
         p.start_piece[1] = list.find(letter) != std::string::npos;
@@ -169,13 +180,15 @@ class FairyFen {
       if (!seen_start)
         for (int c = 0; c < 2; ++c) p.start_piece[c] = p.hand[c][r.start_type_] > 0;
       for (int c = 0; c < 2; ++c)
-        if (p.start_piece[c] && !p.hand[c][r.start_type_]) fail("a starting piece that is not in hand");
+        if (p.start_piece[c] && !p.hand[c][r.start_type_])
+          fail("a starting piece that is not in hand");
     }
     if (p.joker_streak && p.used[opponent(p.stm)] < 0) fail("a joker streak without a last action");
     // The side that just moved may not have left its king attacked.
     if (v.check_rule) {
       const Color them = opponent(p.stm);
-      if (p.king[them] >= 0 && r.attacked(p, p.king[them], p.stm)) fail("the side not to move is in check");
+      if (p.king[them] >= 0 && r.attacked(p, p.king[them], p.stm))
+        fail("the side not to move is in check");
     }
     return p;
   }
@@ -199,7 +212,8 @@ class FairyFen {
       for (int c = 0; c < 2; ++c) same = same && p.start_piece[c] == (p.hand[c][r.start_type_] > 0);
       if (!same) {
         const char l = v.pieces[r.start_type_].letter;
-        std::string list = std::string(p.start_piece[0] ? 1 : 0, upper(l)) + std::string(p.start_piece[1] ? 1 : 0, l);
+        std::string list = std::string(p.start_piece[0] ? 1 : 0, upper(l)) +
+                           std::string(p.start_piece[1] ? 1 : 0, l);
         out += " start:" + (list.empty() ? std::string("-") : list);
       }
     }
@@ -212,7 +226,9 @@ class FairyFen {
   }
 };
 
-FairyPos FairyRules::parse_fen(const std::string& text) const { return FairyFen::read(*this, text); }
+FairyPos FairyRules::parse_fen(const std::string& text) const {
+  return FairyFen::read(*this, text);
+}
 
 std::string FairyRules::fen(const FairyPos& p) const { return FairyFen::write(*this, p); }
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "util/error.h"
 #include "game/fairy/fairy_state.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -37,7 +37,8 @@ void FairyState::undo() {
 }
 
 int FairyState::text_to_action(const std::string& text) const {
-  return legal().action_of(text, [&](Move m) { return game_.rules().move_text(m); }, [&] { return fen(); });
+  return legal().action_of(
+      text, [&](Move m) { return game_.rules().move_text(m); }, [&] { return fen(); });
 }
 
 std::string FairyState::to_text() const {
@@ -69,8 +70,7 @@ int FairyState::repetitions(int* first) const {
 int FairyState::perpetual_checker(int first) const {
   const int n = int(keys_.size()) - 1;
   bool last = true, other = true;
-  for (int j = first + 1; j <= n; ++j)
-    ((n - j) % 2 == 0 ? last : other) &= checks_[size_t(j)] != 0;
+  for (int j = first + 1; j <= n; ++j) ((n - j) % 2 == 0 ? last : other) &= checks_[size_t(j)] != 0;
   if (last) return int(opponent(pos().stm));
   return other ? int(pos().stm) : -1;
 }
@@ -109,7 +109,8 @@ const LegalMoves& FairyState::legal() const {
     if (a < 0) throw Error("internal: move " + r.move_text(m) + " has no action in " + game_.id());
     pairs.emplace_back(a, m);
   }
-  std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(pairs.begin(), pairs.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [a, m] : pairs) {
     legal_.actions.push_back(a);
     legal_.moves.push_back(m);

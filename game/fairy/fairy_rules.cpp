@@ -5,9 +5,9 @@
 
 #include <cctype>
 
-#include "util/error.h"
 #include "game/fen_text.h"
 #include "game/zobrist.h"
+#include "util/error.h"
 
 namespace vzero {
 namespace {
@@ -59,7 +59,8 @@ FairyRules::FairyRules(const Variant& v) : v_(v), g_(Geometry::of(v)) {
   if (v.start_piece) start_type_ = v.type_of_letter(v.start_piece);
   for (int c = 0; c < 2; ++c) {
     const Color color = Color(c);
-    for (int r = v.promotion_first_rank; r <= v.ranks; ++r) promo_zone_[c] |= g_.relative_rank_bb(color, r);
+    for (int r = v.promotion_first_rank; r <= v.ranks; ++r)
+      promo_zone_[c] |= g_.relative_rank_bb(color, r);
     if (v.pawns_wait) wait_rank_[c] = g_.relative_rank_bb(color, v.promotion_first_rank);
     for (int r = 1; r <= v.drop_ranks; ++r) drop_zone_[c] |= g_.relative_rank_bb(color, r);
     for (int r = 1; r <= v.start_piece_ranks; ++r) start_zone_[c] |= g_.relative_rank_bb(color, r);
@@ -78,7 +79,8 @@ FairyRules::FairyRules(const Variant& v) : v_(v), g_(Geometry::of(v)) {
       const Bitboard rank = g_.relative_rank_bb(color, v.castling_rank);
       const Bitboard kings = s.by_type[royal_] & s.by_color[c] & rank;
       const Bitboard rooks = s.by_type[rook_] & s.by_color[c] & rank;
-      check(kings && !more_than_one(kings) && rooks, v.id + ": the start position does not allow castling");
+      check(kings && !more_than_one(kings) && rooks,
+            v.id + ": the start position does not allow castling");
       const int k = lsb(kings);
       castle_king_from_[c] = k;
       const int sides[2] = {msb(rooks), lsb(rooks)};  // kingside: towards the last file
@@ -173,11 +175,14 @@ bool FairyRules::attacked(const FairyPos& p, int s, Color by) const {
     const int back = (d + 4) % kDirectionCount;  // the direction from that piece to s
     const int first = Geometry::kPositive[d] ? lsb(line) : msb(line);
     const Piece a = p.board[first];
-    if (color_of(a) == by && type_of(a) != joker_ && (g_.capture_slides[by][type_of(a)] >> back & 1)) return true;
+    if (color_of(a) == by && type_of(a) != joker_ &&
+        (g_.capture_slides[by][type_of(a)] >> back & 1))
+      return true;
     line ^= square_bb(first);
     if (!line) continue;
     const Piece b = p.board[Geometry::kPositive[d] ? lsb(line) : msb(line)];
-    if (color_of(b) == by && type_of(b) != joker_ && (g_.hop_slides[by][type_of(b)] >> back & 1)) return true;
+    if (color_of(b) == by && type_of(b) != joker_ && (g_.hop_slides[by][type_of(b)] >> back & 1))
+      return true;
   }
   // Jokers, with their current power.
   if (joker_ >= 0)
@@ -196,9 +201,10 @@ void FairyRules::add_piece_moves(const FairyPos& p, int s, Color c, int e, bool 
   const Geometry& g = g_;
   const Bitboard empty = ~p.occupied & g.board;
   const Bitboard hop = g.hop(g.hop_slides[c][e], s, p.occupied);
-  Bitboard targets = ((g.quiet_leaps[c][e][s] | g.slide(g.quiet_slides[c][e], s, p.occupied) | hop) & empty) |
-                     ((g.capture_leaps[c][e][s] | g.slide(g.capture_slides[c][e], s, p.occupied) | hop) &
-                      capturable(p, c));
+  Bitboard targets =
+      ((g.quiet_leaps[c][e][s] | g.slide(g.quiet_slides[c][e], s, p.occupied) | hop) & empty) |
+      ((g.capture_leaps[c][e][s] | g.slide(g.capture_slides[c][e], s, p.occupied) | hop) &
+       capturable(p, c));
   if (e == pawn_) {
     const int rank = real_pawn ? v_.double_step_rank : v_.joker_pawn_double_step_rank;  // WC-7b
     if (rank && g.relative_rank(c, s) == rank && rank + 2 <= g.ranks) {
@@ -299,8 +305,9 @@ void FairyRules::generate(const FairyPos& p, MoveList& out) const {
   if (shared_ >= 0 && p.used[opponent(us)] != shared_)  // PC-8
     for (Bitboard b = p.by_color[kNeutral]; b;) {
       const int s = pop_lsb(b);
-      Bitboard targets = (g_.quiet_leaps[us][shared_][s] | g_.slide(g_.quiet_slides[us][shared_], s, p.occupied)) &
-                         ~p.occupied & g_.board;
+      Bitboard targets =
+          (g_.quiet_leaps[us][shared_][s] | g_.slide(g_.quiet_slides[us][shared_], s, p.occupied)) &
+          ~p.occupied & g_.board;
       while (targets) out.push(Move::make(s, pop_lsb(targets)));
     }
   add_drops(p, out);
@@ -348,7 +355,8 @@ FairyPos FairyRules::play(const FairyPos& p, Move m) const {
         n.rule50 = 0;
         if (v_.pieces[vt].to_hand)
           ++n.hand[us][hand_type(vt)];  // WC-6b, SH-9: to the captor's hand
-        else if (v_.captured_to_pool && (promo_types_ >> vt & 1)) ++n.pool[them][vt];  // WC-6d
+        else if (v_.captured_to_pool && (promo_types_ >> vt & 1))
+          ++n.pool[them][vt];  // WC-6d
       }
       remove(n, from);
       if (m.kind() == MoveKind::kPromotion) {
@@ -379,7 +387,8 @@ FairyPos FairyRules::play(const FairyPos& p, Move m) const {
 
 bool FairyRules::legal_after(const FairyPos& before, const FairyPos& after, Move m) const {
   const Color us = before.stm, them = opponent(us);
-  if (v_.check_rule && after.king[us] >= 0 && attacked(after, after.king[us], them)) return false;  // WC-8
+  if (v_.check_rule && after.king[us] >= 0 && attacked(after, after.king[us], them))
+    return false;  // WC-8
   if (m.kind() == MoveKind::kDrop && v_.drop_no_check && after.king[them] >= 0 &&
       attacked(after, after.king[them], us))
     return false;  // WC-6c
@@ -451,7 +460,8 @@ bool FairyRules::has_escape(const FairyPos& p, const MoveList& moves) const {
   const Color us = p.stm, them = opponent(us);
   for (const Move m : moves) {
     const FairyPos n = play(p, m);
-    if (n.king[them] < 0 || !attacked(n, n.king[us], them)) return true;  // capturing the king escapes
+    if (n.king[them] < 0 || !attacked(n, n.king[us], them))
+      return true;  // capturing the king escapes
   }
   return false;
 }
@@ -468,7 +478,8 @@ int FairyRules::outcome(const FairyPos& p, const MoveList& legal, std::string* r
     if ((v_.check_rule || v_.king_capture) && in_check(p)) return set("checkmate", int(them));
     return set("stalemate", v_.stalemate_loses ? int(them) : 2);
   }
-  if (v_.king_capture && in_check(p) && !has_escape(p, legal)) return set("checkmate", int(them));  // PC-10
+  if (v_.king_capture && in_check(p) && !has_escape(p, legal))
+    return set("checkmate", int(them));  // PC-10
   return set("", -1);
 }
 
@@ -514,7 +525,9 @@ std::string FairyRules::move_text(Move m) const {
   const std::string to = square_name(m.to());
   switch (m.kind()) {
     case MoveKind::kDrop:
-      return std::string(1, char(std::toupper(static_cast<unsigned char>(v_.pieces[m.type()].letter)))) + "@" + to;
+      return std::string(
+                 1, char(std::toupper(static_cast<unsigned char>(v_.pieces[m.type()].letter)))) +
+             "@" + to;
     case MoveKind::kPromotion:  // SH-3: "+" for a promoted form
       return square_name(m.from()) + to +
              (v_.pieces[m.type()].promoted ? '+' : v_.pieces[m.type()].letter);
@@ -549,8 +562,9 @@ std::string FairyRules::board_text(const FairyPos& p) const {
   for (int c = 0; c < 2; ++c) {
     std::string hand, pool;
     for (size_t t = 0; t < v_.pieces.size(); ++t) {
-      const char letter = c == kWhite ? char(std::toupper(static_cast<unsigned char>(v_.pieces[t].letter)))
-                                      : v_.pieces[t].letter;
+      const char letter = c == kWhite
+                              ? char(std::toupper(static_cast<unsigned char>(v_.pieces[t].letter)))
+                              : v_.pieces[t].letter;
       hand += std::string(p.hand[c][t], letter);
       pool += std::string(p.pool[c][t], letter);
     }

@@ -33,14 +33,14 @@ struct FairyPos {
   Bitboard occupied = 0;
   uint8_t hand[2][kMaxPieceTypes] = {};  // pieces in hand, by side and type
   uint8_t pool[2][kMaxPieceTypes] = {};  // captured pieces a side's pawns may become (WC-9)
-  uint8_t start_piece[2] = {};  // 1: the side still holds its starting hand piece (WC-6a)
-  int8_t used[2] = {-1, -1};    // the type each side used in its most recent action; -1 none
-  uint8_t joker_streak = 0;     // joker moves in a row just played (WC-7a)
-  int8_t king[2] = {-1, -1};    // king squares; -1 when captured
-  int8_t ep = -1;               // the square a pawn's double step just passed
-  uint8_t castling = 0;         // bits: 0 White kingside, 1 White queenside, 2/3 Black
-  uint16_t rule50 = 0;          // plies since the last capture, pawn move (or drop)
-  int game_ply = 0;             // plies since the game's start (the fullmove number)
+  uint8_t start_piece[2] = {};           // 1: the side still holds its starting hand piece (WC-6a)
+  int8_t used[2] = {-1, -1};  // the type each side used in its most recent action; -1 none
+  uint8_t joker_streak = 0;   // joker moves in a row just played (WC-7a)
+  int8_t king[2] = {-1, -1};  // king squares; -1 when captured
+  int8_t ep = -1;             // the square a pawn's double step just passed
+  uint8_t castling = 0;       // bits: 0 White kingside, 1 White queenside, 2/3 Black
+  uint16_t rule50 = 0;        // plies since the last capture, pawn move (or drop)
+  int game_ply = 0;           // plies since the game's start (the fullmove number)
   Color stm = kWhite;
 };
 
@@ -99,12 +99,13 @@ class FairyRules {
   // Could the piece on `from` capture on s (with current powers)?
   bool attacks(const FairyPos& p, int from, int s) const;
   // Moves of the piece on s of colour c moving as type e.
-  void add_piece_moves(const FairyPos& p, int s, Color c, int e, bool real_pawn, MoveList& out) const;
+  void add_piece_moves(const FairyPos& p, int s, Color c, int e, bool real_pawn,
+                       MoveList& out) const;
   void add_drops(const FairyPos& p, MoveList& out) const;
   void add_castling(const FairyPos& p, MoveList& out) const;
   void generate(const FairyPos& p, MoveList& out) const;  // before the check rule
   bool legal_after(const FairyPos& before, const FairyPos& after, Move m) const;
-  Bitboard capturable(const FairyPos& p, Color by) const;  // enemy pieces `by` may capture
+  Bitboard capturable(const FairyPos& p, Color by) const;           // enemy pieces `by` may capture
   bool has_escape(const FairyPos& p, const MoveList& moves) const;  // PC-10
   // Would drop m (its type in drop_no_mate) checkmate the opponent (SH-10 uchifuzume)?
   bool drop_mates(const FairyPos& p, Move m) const;
@@ -121,7 +122,7 @@ class FairyRules {
   // Pins and checkers decide legality (no jokers, shared pieces, hoppers or drop limits on checks).
   bool fast_legality_ = false;
   Bitboard dead_[2][kMaxPieceTypes] = {};  // with immobility_illegal: squares of no further move
-  Bitboard file_bb_[16] = {};  // the squares of each file (nifu)
+  Bitboard file_bb_[16] = {};              // the squares of each file (nifu)
 
   Bitboard promo_zone_[2] = {0, 0}, wait_rank_[2] = {0, 0}, drop_zone_[2] = {0, 0},
            start_zone_[2] = {0, 0};

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "game/two_player_game.h"
 #include "game/fairy/fairy_actions.h"
 #include "game/fairy/fairy_rules.h"
+#include "game/two_player_game.h"
 
 namespace vzero {
 
@@ -51,7 +51,8 @@ class FairyState : public GameState {
   void set_max_plies(int plies) override { max_plies_ = plies; }
   // Material, pieces in hand included: tanh of the balance in pawns / 5 (fairy_heuristics.cpp).
   std::vector<double> heuristic_values() const override;
-  // Fills fairy_encoding's planes and scalars, from the view of the side to act (fairy_encoding.cpp).
+  // Fills fairy_encoding's planes and scalars, from the view of the side to act
+  // (fairy_encoding.cpp).
   using GameState::encode;
   void encode(uint8_t* planes, float* scalars, int plies_scale) const override;
 

@@ -5,8 +5,8 @@
 
 #include <cstring>
 
-#include "util/error.h"
 #include "net/spec/export_info.h"
+#include "util/error.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ONNX raw_data is little-endian");
 

@@ -9,14 +9,14 @@ class TomlReader;
 
 // The [inference] table: batching, threads and device.
 struct ServerConfig {
-  int max_batch = 128;        // positions per network call
-  int max_wait_us = 500;      // how long a worker waits for a batch to fill
-  int workers = 1;            // worker threads (each runs whole batches)
-  int threads_per_worker = 1; // intra-op threads of each worker (at::set_num_threads)
-  int cache_entries = 200000; // 0 turns the cache off
-  std::string device = "cpu"; // cpu or cuda:N
-  std::string form = "folded";  // the network's inference form (net/model.h inference_model):
-                                // folded, channels_last or unfolded
+  int max_batch = 128;           // positions per network call
+  int max_wait_us = 500;         // how long a worker waits for a batch to fill
+  int workers = 1;               // worker threads (each runs whole batches)
+  int threads_per_worker = 1;    // intra-op threads of each worker (at::set_num_threads)
+  int cache_entries = 200000;    // 0 turns the cache off
+  std::string device = "cpu";    // cpu or cuda:N
+  std::string form = "folded";   // the network's inference form (net/model.h inference_model):
+                                 // folded, channels_last or unfolded
   bool random_symmetry = false;  // show each position through one of the variant's declared board
                                  // symmetries, drawn from the position's hash (so repeatable)
 };
