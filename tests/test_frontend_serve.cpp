@@ -21,6 +21,24 @@ json ask(JsonSession& s, const json& request) {
   return r;
 }
 
+// The reply to `line`, REQUIREd to be a JSON object.
+json object_reply(JsonSession& s, const std::string& line) {
+  const json r = json::parse(s.handle_line(line));
+  REQUIRE(r.is_object());
+  return r;
+}
+
+// The reply to `line`, a JSON object; CHECKs (REQUIREs when `require`) that it is an error.
+json error_reply(JsonSession& s, const std::string& line, bool require) {
+  const json r = object_reply(s, line);
+  INFO(line << " -> " << r.dump());
+  if (require)
+    REQUIRE(r.contains("error"));
+  else
+    CHECK(r.contains("error"));
+  return r;
+}
+
 json ask_ok(JsonSession& s, const json& request) {
   json r = ask(s, request);
   INFO(request.dump() << " -> " << r.dump());
@@ -141,13 +159,7 @@ TEST_CASE("serve: apply, undo, moves at the start and the analysis of a fixed po
 TEST_CASE("serve: every bad request gets an error object and changes nothing",
           "[frontend][serve]") {
   JsonSession s(kNoModels);
-  const auto error_of = [&](const std::string& line) {
-    const json r = json::parse(s.handle_line(line));
-    REQUIRE(r.is_object());
-    INFO(line << " -> " << r.dump());
-    CHECK(r.contains("error"));
-    return r;
-  };
+  const auto error_of = [&](const std::string& line) { return error_reply(s, line, false); };
   error_of("");
   error_of("not json");
   error_of("[1, 2]");
@@ -182,11 +194,7 @@ TEST_CASE("serve: an unknown field is an error naming it, and changes nothing",
           "[frontend][serve]") {
   JsonSession s(kNoModels);
   const auto error_of = [&](const std::string& line) {
-    const json r = json::parse(s.handle_line(line));
-    REQUIRE(r.is_object());
-    INFO(line << " -> " << r.dump());
-    REQUIRE(r.contains("error"));
-    return r["error"].get<std::string>();
+    return error_reply(s, line, true)["error"].get<std::string>();
   };
   // A typo of "variant" does not start chess.
   const std::string e = error_of(R"({"cmd": "start", "varient": "losalamos"})");

@@ -38,6 +38,17 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
+// Sends `go`, REQUIREs a bestmove within `seconds` and returns its line; `from` is set to the
+// line count before the command.
+int go_until_bestmove(vzero::UciEngine& uci, Lines& out, const std::string& go, double seconds,
+                      size_t& from) {
+  from = out.size();
+  uci.handle_line(go);
+  const int best = out.wait_for("bestmove", from, seconds);
+  REQUIRE(best >= 0);
+  return best;
+}
+
 constexpr const char* kMateInOne = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";  // Ra8#
 
 }  // namespace
@@ -150,10 +161,8 @@ TEST_CASE(
   uci.handle_line("isready");
   REQUIRE(out.wait_for("readyok", 0, 5.0) >= 0);
   uci.handle_line("position startpos moves e3e4 e8e7 i2h4");
-  size_t from = out.size();
-  uci.handle_line("go nodes 400");
-  int best = out.wait_for("bestmove", from, 60.0);
-  REQUIRE(best >= 0);
+  size_t from = 0;
+  int best = go_until_bestmove(uci, out, "go nodes 400", 60.0, from);
   const std::string move = field(out.at(best), "bestmove");
   CHECK(contains(legal_after("grand", {"e3e4", "e8e7", "i2h4"}), move));
   const int info = out.wait_for("info depth", from, 0.0);
@@ -329,10 +338,8 @@ TEST_CASE("uci: tree reuse between moves, go ponder and ponderhit", "[frontend][
   UciEngine uci(out.sink(), {});
   uci.handle_line("setoption name Model value none");
   uci.handle_line("position startpos");
-  size_t from = out.size();
-  uci.handle_line("go nodes 300");
-  int best = out.wait_for("bestmove", from, 30.0);
-  REQUIRE(best >= 0);
+  size_t from = 0;
+  int best = go_until_bestmove(uci, out, "go nodes 300", 30.0, from);
   const std::string move = field(out.at(best), "bestmove");
   // The next position of the same game: the subtree of the move is kept.
   const std::string reply = "e7e5";

@@ -39,22 +39,23 @@ TEST_CASE("fuzz: numbers in a game record that do not fit their field are refuse
   // (undefined behaviour, caught by UBSan); so could index, forfeit_seat,
   // plies and seed be, or be negative.
   CHECK(parse_json_line(record_with("roles", "[0,1]")).roles == std::vector<int>{0, 1});
-  for (const auto& [field, value] :
-       std::vector<std::pair<std::string, std::string>>{{"roles", "[7.77778e+63,1]"},
-                                                        {"roles", "[0,2]"},
-                                                        {"roles", "[0.5,1]"},
-                                                        {"roles", "7"},
-                                                        {"index", "1e300"},
-                                                        {"index", "2.5"},
-                                                        {"index", "-1"},
-                                                        {"index", "4294967296"},
-                                                        {"forfeit_seat", "1e10"},
-                                                        {"forfeit_seat", "2"},
-                                                        {"plies", "-3"},
-                                                        {"plies", "18446744073709551615"},
-                                                        {"seed", "-5"},
-                                                        {"seed", "1.5"},
-                                                        {"seconds", "-1"}}) {
+  // Values of fields that no game record may hold.
+  const std::pair<const char*, const char*> kBadValues[] = {{"roles", "[7.77778e+63,1]"},
+                                                            {"roles", "[0,2]"},
+                                                            {"roles", "[0.5,1]"},
+                                                            {"roles", "7"},
+                                                            {"index", "1e300"},
+                                                            {"index", "2.5"},
+                                                            {"index", "-1"},
+                                                            {"index", "4294967296"},
+                                                            {"forfeit_seat", "1e10"},
+                                                            {"forfeit_seat", "2"},
+                                                            {"plies", "-3"},
+                                                            {"plies", "18446744073709551615"},
+                                                            {"seed", "-5"},
+                                                            {"seed", "1.5"},
+                                                            {"seconds", "-1"}};
+  for (const auto& [field, value] : kBadValues) {
     INFO(field << " = " << value);
     CHECK_THROWS_WITH(parse_json_line(record_with(field, value)),
                       Catch::Contains("bad game record"));

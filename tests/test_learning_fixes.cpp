@@ -50,6 +50,11 @@ std::vector<float> sample_input(const GameState& s) {
   return input;
 }
 
+// A self-play job of attrition games by `eval` into `dir`, run as `sp` says.
+SelfplayJob attrition_job(Evaluator& eval, const fs::path& dir, const SelfplayConfig& sp) {
+  return vzero::testing::selfplay_job(game_by_id("attrition"), eval, dir.string(), sp);
+}
+
 // Plays the first legal action n times on s.
 void play_first(GameState& s, int n) {
   for (int i = 0; i < n && !s.is_terminal(); ++i)
@@ -124,11 +129,9 @@ TEST_CASE("end reasons fall into the diagnostics' classes") {
 }
 
 TEST_CASE("a generation's diagnostics count its games and targets from its shards") {
-  const Game& game = game_by_id("attrition");
   const fs::path dir = vzero::testing::temp_dir("learn-diag");
   RolloutEvaluator eval(3);
-  SelfplayJob job = vzero::testing::selfplay_job(game, eval, dir.string(),
-                                                 vzero::testing::small_selfplay(6, 1, 3, 8, 4));
+  SelfplayJob job = attrition_job(eval, dir, vzero::testing::small_selfplay(6, 1, 3, 8, 4));
   job.file_prefix = "gen1";
   job.selfplay.max_plies = 8;  // some games hit the cap: draws
   const SelfplayStats stats = run_selfplay(job);
@@ -317,8 +320,7 @@ TEST_CASE("train.fast_value_weight: fast-search positions' value targets count b
   const Game& game = game_by_id("attrition");
   const fs::path dir = vzero::testing::temp_dir("learn-fast-value");
   RolloutEvaluator eval(5);
-  SelfplayJob job = vzero::testing::selfplay_job(game, eval, dir.string(),
-                                                 vzero::testing::small_selfplay(4, 1, 4, 8, 4));
+  SelfplayJob job = attrition_job(eval, dir, vzero::testing::small_selfplay(4, 1, 4, 8, 4));
   job.selfplay.full_fraction = 0.5;
   run_selfplay(job);
   const ReplayWindow window = load_window(game, dir.string(), 100000, 0.0);

@@ -257,24 +257,26 @@ std::pair<std::string, bool> best_move(const std::string& variant, const std::st
   return {s->action_to_text(r.best_action), won};
 }
 
+// CHECKs that the search with `sims` simulations picks `move` and proves it wins.
+void check_mating_move(const std::string& variant, const std::string& fen, int sims,
+                       const std::string& move) {
+  CHECK(best_move(variant, fen, sims) == std::make_pair(move, true));
+}
+
 }  // namespace
 
 TEST_CASE("search finds mate in 1 and mate in 2 in chess with a uniform evaluator",
           "[mcts][mate]") {
-  CHECK(best_move("chess", "7k/R7/8/8/8/8/8/1R5K w - - 0 1", 400) ==
-        std::make_pair(std::string("b1b8"), true));
+  check_mating_move("chess", "7k/R7/8/8/8/8/8/1R5K w - - 0 1", 400, "b1b8");
   // 1.Rb7 Kg8 2.Ra8#
-  CHECK(best_move("chess", "7k/8/8/8/8/8/1R6/R6K w - - 0 1", 20000) ==
-        std::make_pair(std::string("b2b7"), true));
+  check_mating_move("chess", "7k/8/8/8/8/8/1R6/R6K w - - 0 1", 20000, "b2b7");
 }
 
 TEST_CASE("search finds mate in 1 and mate in 2 in Grand Chess with a uniform evaluator",
           "[mcts][mate]") {
-  CHECK(best_move("grand", "9k/R9/10/10/10/10/10/10/10/1R7K w - - 0 1", 400) ==
-        std::make_pair(std::string("b1b10"), true));
+  check_mating_move("grand", "9k/R9/10/10/10/10/10/10/10/1R7K w - - 0 1", 400, "b1b10");
   // 1.Rb9 Ki10 2.Ra10#
-  CHECK(best_move("grand", "9k/10/10/10/10/10/10/10/1R8/R8K w - - 0 1", 30000) ==
-        std::make_pair(std::string("b2b9"), true));
+  check_mating_move("grand", "9k/10/10/10/10/10/10/10/1R8/R8K w - - 0 1", 30000, "b2b9");
 }
 
 TEST_CASE("007: the search avoids mating its own king with the opponent's piece on move 2",

@@ -21,6 +21,14 @@ std::unique_ptr<vzero::GameState> parachute(const std::string& fen = "") {
 
 const Moves kAround = {"d4c3", "d4c4", "d4c5", "d4d3", "d4d5", "d4e3", "d4e4", "d4e5"};
 
+// CHECKs that in `fen` (Black to move) the black rook on a4 has exactly the moves of an open
+// file up to a1..a7 and a rank stopped before d4: the piece on d4 blocks it.
+void check_rook_a4_blocked_at_d4(const std::string& fen) {
+  auto b = parachute(fen);
+  CHECK(starting(*b, "a4") ==
+        Moves{"a4a1", "a4a2", "a4a3", "a4a5", "a4a6", "a4a7", "a4b4", "a4c4"});
+}
+
 }  // namespace
 
 TEST_CASE("PC-1 a 7x7 board, three pieces each on it, the rest in hand", "[parachute]") {
@@ -114,9 +122,7 @@ TEST_CASE("PC-7 rocket alone: steps, never captures, cannot be captured", "[para
   auto c = parachute("6k/7/4n2/r2X3/7/7/K6 w - - 0 1");
   CHECK(!has(*c, "d4e5"));
   CHECK(starting(*c, "d4").size() == 7);
-  auto b = parachute("6k/7/4n2/r2X3/7/7/K6 b - - 0 1");
-  CHECK(starting(*b, "a4") ==
-        Moves{"a4a1", "a4a2", "a4a3", "a4a5", "a4a6", "a4a7", "a4b4", "a4c4"});
+  check_rook_a4_blocked_at_d4("6k/7/4n2/r2X3/7/7/K6 b - - 0 1");
 }
 
 TEST_CASE("PC-8 yingyang: either player steps it, not right after the opponent did",
@@ -134,9 +140,7 @@ TEST_CASE("PC-8 yingyang: either player steps it, not right after the opponent d
   auto c = parachute("6k/7/7/r2Yn2/7/7/K6 w - - 0 1");
   CHECK(!has(*c, "d4e4"));
   CHECK(has(*c, "d4e5"));
-  auto b = parachute("6k/7/7/r2Yn2/7/7/K6 b - - 0 1");
-  CHECK(starting(*b, "a4") ==
-        Moves{"a4a1", "a4a2", "a4a3", "a4a5", "a4a6", "a4a7", "a4b4", "a4c4"});
+  check_rook_a4_blocked_at_d4("6k/7/7/r2Yn2/7/7/K6 b - - 0 1");
 }
 
 TEST_CASE("PC-9 joker power: the last used type, none after rocket, joker or yingyang",

@@ -54,6 +54,19 @@ class TotalsEvaluator : public Evaluator {
 
 SearchConfig config(int sims) { return vzero::testing::search_config(sims, 4); }
 
+// A game of two seats, three actions, two turns each, no claims; it lives for the whole run.
+const TurnsGame& two_seat_game() {
+  static const TurnsGame game(2, 3, 2, false);
+  return game;
+}
+
+// config(sims) with the Gumbel root selection (sequential halving) on.
+SearchConfig gumbel_config(int sims) {
+  SearchConfig c = config(sims);
+  c.root_selection = "gumbel";
+  return c;
+}
+
 int index_of(const SearchResult& r, int action) {
   return int(std::find(r.actions.begin(), r.actions.end(), action) - r.actions.begin());
 }
@@ -82,8 +95,7 @@ TEST_CASE("temperature decays with its half-life towards the final temperature",
 
 TEST_CASE("forced playouts visit every noised root child; pruning takes them out of the target",
           "[mcts][learning]") {
-  TurnsGame g(2, 3, 2, false);
-  auto s = g.new_state();
+  auto s = two_seat_game().new_state();
   TotalsEvaluator eval;
   SearchConfig c = config(400);
   c.root_noise = true;
@@ -117,11 +129,9 @@ TEST_CASE("forced playouts visit every noised root child; pruning takes them out
 
 TEST_CASE("Gumbel root: sequential halving finds the best action with few simulations",
           "[mcts][learning]") {
-  TurnsGame g(2, 3, 2, false);
-  auto s = g.new_state();
+  auto s = two_seat_game().new_state();
   TotalsEvaluator eval;
-  SearchConfig c = config(12);
-  c.root_selection = "gumbel";
+  SearchConfig c = gumbel_config(12);
   Search search(eval, c, 1);
   search.set_root(*s);
   const SearchResult r = search.run();
@@ -152,8 +162,7 @@ TEST_CASE("Gumbel root: a proven win is taken at once", "[mcts][learning]") {
   TurnsGame g(2, 3, 3, /*claims=*/true);
   auto s = vzero::testing::state_after(g, {2, 2});  // a claim now wins at once
   TotalsEvaluator eval;
-  SearchConfig c = config(64);
-  c.root_selection = "gumbel";
+  SearchConfig c = gumbel_config(64);
   c.root_noise = true;
   const SearchResult r = search_once(eval, c, 3, *s);
   CHECK(r.proven);

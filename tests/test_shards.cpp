@@ -17,6 +17,7 @@
 #include <map>
 #include <random>
 #include <thread>
+#include <tuple>
 
 #include "selfplay/shard.h"
 #include "selfplay/shard_internal.h"
@@ -42,20 +43,28 @@ struct TempDir {
   std::string file(const std::string& name) const { return (path / name).string(); }
 };
 
-ShardMeta test_meta(int players) {
+// A meta of the given fields and the fixed test rules hash 0xfedcba9876543210.
+ShardMeta shard_meta(const std::string& variant, uint64_t encoding_hash, uint64_t config_hash,
+                     int planes, int scalars, int height, int width, int num_actions, int players,
+                     int generation) {
   ShardMeta m;
-  m.variant = "testchess";
+  m.variant = variant;
   m.rules_hash = 0xfedcba9876543210ull;
-  m.encoding_hash = 0x0123456789abcdefull;
-  m.config_hash = 0x8000000000000001ull;
-  m.planes = 3;
-  m.scalars = 2;
-  m.height = 4;
-  m.width = 5;
-  m.num_actions = 50;
+  m.encoding_hash = encoding_hash;
+  m.config_hash = config_hash;
+  m.planes = planes;
+  m.scalars = scalars;
+  m.height = height;
+  m.width = width;
+  m.num_actions = num_actions;
   m.players = players;
-  m.generation = 7;
+  m.generation = generation;
   return m;
+}
+
+ShardMeta test_meta(int players) {
+  return shard_meta("testchess", 0x0123456789abcdefull, 0x8000000000000001ull, 3, 2, 4, 5, 50,
+                    players, 7);
 }
 
 // A random game with 0..max_samples samples that fit m.
@@ -98,18 +107,12 @@ GameRecord random_game(std::mt19937_64& rng, const ShardMeta& m, int64_t id,
 }
 
 void require_same_meta(const ShardMeta& a, const ShardMeta& b) {
-  REQUIRE(a.format_version == b.format_version);
-  REQUIRE(a.variant == b.variant);
-  REQUIRE(a.rules_hash == b.rules_hash);
-  REQUIRE(a.encoding_hash == b.encoding_hash);
-  REQUIRE(a.config_hash == b.config_hash);
-  REQUIRE(a.planes == b.planes);
-  REQUIRE(a.scalars == b.scalars);
-  REQUIRE(a.height == b.height);
-  REQUIRE(a.width == b.width);
-  REQUIRE(a.num_actions == b.num_actions);
-  REQUIRE(a.players == b.players);
-  REQUIRE(a.generation == b.generation);
+  // Every field of the meta, in order.
+  const auto fields = [](const ShardMeta& m) {
+    return std::tie(m.format_version, m.variant, m.rules_hash, m.encoding_hash, m.config_hash,
+                    m.planes, m.scalars, m.height, m.width, m.num_actions, m.players, m.generation);
+  };
+  REQUIRE(fields(a) == fields(b));
 }
 
 // True when the shard holds exactly these games and samples (weights after float16 rounding).
@@ -698,18 +701,7 @@ TEST_CASE("shards: write the interop shard", "[.interop]") {
   const char* out = std::getenv("VZERO_SHARD_OUT");
   REQUIRE(out != nullptr);
   fs::remove(out);
-  ShardMeta m;
-  m.variant = "interop";
-  m.rules_hash = 0xfedcba9876543210ull;
-  m.encoding_hash = 42;
-  m.config_hash = 7;
-  m.planes = 2;
-  m.scalars = 2;
-  m.height = 3;
-  m.width = 3;
-  m.num_actions = 20;
-  m.players = 2;
-  m.generation = 5;
+  const ShardMeta m = shard_meta("interop", 42, 7, 2, 2, 3, 3, 20, 2, 5);
   std::vector<GameRecord> games(2);
   std::vector<std::vector<Sample>> samples(2);
   for (int g = 0; g < 2; ++g) {

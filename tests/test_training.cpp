@@ -199,6 +199,13 @@ Sample sample_at(const GameState& s, const std::string& action) {
   return out;
 }
 
+// The attrition sample after N@c1 whose search put every visit on N@g5.
+Sample attrition_g5_sample() {
+  auto state = game_by_id("attrition").new_state();
+  state->apply(state->text_to_action("N@c1"));
+  return sample_at(*state, "N@g5");
+}
+
 }  // namespace
 
 TEST_CASE("training: symmetry augmentation teaches the mapped views of a sample", "[training]") {
@@ -227,9 +234,7 @@ TEST_CASE("training: root_value_weight moves the value target from the result to
           "[training]") {
   // One position, won by the player to act (+1) while the search saw an even game (0).
   const Game& game = game_by_id("attrition");
-  auto state = game.new_state();
-  state->apply(state->text_to_action("N@c1"));
-  Sample s = sample_at(*state, "N@g5");
+  Sample s = attrition_g5_sample();
   s.result = {0.0f, 0.0f};
   s.result[size_t(s.player)] = 1.0f;
   s.result[size_t(1 - s.player)] = -1.0f;
@@ -311,9 +316,7 @@ TEST_CASE("training: fast-search samples teach the value only, never the policy"
   // policy says "N@g5", the network must not learn that move; the same
   // samples marked as full searches teach it.
   const Game& game = game_by_id("attrition");
-  auto state = game.new_state();
-  state->apply(state->text_to_action("N@c1"));
-  Sample fast = sample_at(*state, "N@g5");
+  Sample fast = attrition_g5_sample();
   fast.full_search = false;
   fast.result = {0.5f, -0.5f};
   Sample full = fast;
