@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "match/ratings.h"
 #include "util/error.h"
+#include "util/files.h"
 
 namespace vzero::cli {
 
@@ -34,11 +35,7 @@ void add_ratings_command(CLI::App& app) {
     options.prior_draws = *prior;
     if (!anchor->empty()) options.anchor = parse_anchor(*anchor);
     const RatingsTable table = results.fit(options);
-    if (!csv->empty()) {
-      std::ofstream out(*csv);
-      out << table.csv();
-      check(bool(out), "cannot write '" + *csv + "'");
-    }
+    if (!csv->empty()) write_text_file(*csv, table.csv());  // durably, replaced whole
     for (const std::string& note : table.notes) std::cerr << "note: " << note << "\n";
     std::cout << table.text() << std::flush;
   });

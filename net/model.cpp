@@ -163,6 +163,7 @@ PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form) {
   if (training) model->train();
   NetworkGraph g = fold_batch_norm(model->graph, w);
   PolicyValueNet folded(model->config, model->identity, std::move(g));
+  folded->input_plies = model->input_plies;  // the plies scale the model learned with
   for (auto& p : folded->named_parameters()) {
     const FloatTensor& t = w.at(p.key());
     torch::Tensor v = torch::from_blob(const_cast<float*>(t.data.data()), t.shape).clone();
