@@ -26,37 +26,18 @@ std::vector<Step> images(int a, int b) {
 }
 
 bool atom_leap(char atom, int& a, int& b) {
-  switch (atom) {
-    case 'W':
-      a = 1, b = 0;
+  // The leaper atoms and their leaps (a, b).
+  static const struct {
+    char atom;
+    int a, b;
+  } leaps[] = {{'W', 1, 0}, {'F', 1, 1}, {'D', 2, 0}, {'N', 2, 1}, {'A', 2, 2},
+               {'H', 3, 0}, {'C', 3, 1}, {'Z', 3, 2}, {'G', 3, 3}};
+  for (const auto& leap : leaps)
+    if (leap.atom == atom) {
+      a = leap.a, b = leap.b;
       return true;
-    case 'F':
-      a = 1, b = 1;
-      return true;
-    case 'D':
-      a = 2, b = 0;
-      return true;
-    case 'N':
-      a = 2, b = 1;
-      return true;
-    case 'A':
-      a = 2, b = 2;
-      return true;
-    case 'H':
-      a = 3, b = 0;
-      return true;
-    case 'C':
-      a = 3, b = 1;
-      return true;
-    case 'Z':
-      a = 3, b = 2;
-      return true;
-    case 'G':
-      a = 3, b = 3;
-      return true;
-    default:
-      return false;
-  }
+    }
+  return false;
 }
 
 int direction_of(Step s) {

@@ -143,22 +143,14 @@ void AsyncShardWriter::close() {
 // The writer thread: writes queued games in order, flushes on request and at the end.
 void AsyncShardWriter::run() {
   std::unique_lock<std::mutex> lock(mutex_);
-  for (;;) {
-    work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty()) break;  // stopping, and everything is written
-    Item item = std::move(queue_.front());
-    queue_.pop_front();
-    if (!item.flush) --queued_games_;
-    const bool failed = error_ != nullptr;
+  // Runs step unlocked unless skip, then under the lock keeps its error (the first one wins) and
+  // the writer's progress.
+  const auto step_unlocked = [&](bool skip, const auto& step) {
     lock.unlock();
     std::exception_ptr error;
-    if (!failed) {  // after a failure, drop the rest (the error is reported)
+    if (!skip) {
       try {
-        if (item.flush) {
-          writer_.flush();
-        } else {
-          writer_.add_game(std::move(item.game), std::move(item.samples));
-        }
+        step();
       } catch (...) {
         error = std::current_exception();
       }
@@ -167,20 +159,25 @@ void AsyncShardWriter::run() {
     if (error && !error_) error_ = error;
     written_ = writer_.written();
     games_written_ = writer_.games_written();
+  };
+  for (;;) {
+    work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) break;  // stopping, and everything is written
+    Item item = std::move(queue_.front());
+    queue_.pop_front();
+    if (!item.flush) --queued_games_;
+    // After a failure, drop the rest (the error is reported).
+    step_unlocked(error_ != nullptr, [&] {
+      if (item.flush) {
+        writer_.flush();
+      } else {
+        writer_.add_game(std::move(item.game), std::move(item.samples));
+      }
+    });
     ++processed_;
     done_.notify_all();
   }
-  lock.unlock();
-  std::exception_ptr error;
-  try {
-    if (!error_) writer_.close();
-  } catch (...) {
-    error = std::current_exception();
-  }
-  lock.lock();
-  if (error && !error_) error_ = error;
-  written_ = writer_.written();
-  games_written_ = writer_.games_written();
+  step_unlocked(error_ != nullptr, [&] { writer_.close(); });
   done_.notify_all();
 }
 

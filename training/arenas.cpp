@@ -8,6 +8,7 @@
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <utility>
 
 #include "match/game_record.h"
 #include "net/server.h"
@@ -231,28 +232,24 @@ void draw_curve(const RunContext& run, int generations, const RatingsTable& rati
     script +=
         "EOD\nplot $ladder using 1:2:3 with yerrorlines title 'generations (95%)'" + fixed + "\n";
   }
-  if (validation)
-    script +=
-        "unset label\nset ylabel 'validation'\n"
-        "plot " +
-        quoted(folder.metrics_path()) +
-        " using 1:" + std::to_string(metrics_column("val_policy_top1")) +
-        " with linespoints title 'policy top-1', "
-        "'' using 1:" +
-        std::to_string(metrics_column("val_value_mse")) +
-        " with linespoints title 'value MSE', "
-        "'' using 1:" +
-        std::to_string(metrics_column("draw_share")) +
-        " with linespoints title 'self-play draws', "
-        "'' using 1:" +
-        std::to_string(metrics_column("end_repetition")) +
-        " with linespoints title 'ended by repetition', "
-        "'' using 1:" +
-        std::to_string(metrics_column("mean_abs_value_target")) +
-        " with linespoints title 'mean |value target|', "
-        "'' using 1:" +
-        std::to_string(metrics_column("selfplay_time_share")) +
-        " with linespoints title 'self-play share of time'\n";
+  if (validation) {
+    // The validation panel's curves: (metrics.csv column, title), in plot order.
+    const std::pair<const char*, const char*> curves[] = {
+        {"val_policy_top1", "policy top-1"},
+        {"val_value_mse", "value MSE"},
+        {"draw_share", "self-play draws"},
+        {"end_repetition", "ended by repetition"},
+        {"mean_abs_value_target", "mean |value target|"},
+        {"selfplay_time_share", "self-play share of time"}};
+    script += "unset label\nset ylabel 'validation'\nplot " + quoted(folder.metrics_path());
+    const char* separator = "";
+    for (const auto& [column, title] : curves) {
+      script += std::string(separator) + " using 1:" + std::to_string(metrics_column(column)) +
+                " with linespoints title '" + title + "'";
+      separator = ", ''";
+    }
+    script += "\n";
+  }
   script += "unset multiplot\n";
   const fs::path path = folder.curve_script_path();
   write_text_file(path.string(), script);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <vector>
 
 #include "game/symmetry.h"
 #include "game/variant.h"
@@ -14,34 +15,40 @@ namespace vzero {
 
 namespace {
 
+// The string at key (fallback when absent); fails "must be A, B or C" unless it is one of choices.
+std::string get_choice(TomlReader& in, const std::string& key, const std::string& fallback,
+                       const std::vector<std::string>& choices) {
+  const std::string value = in.get<std::string>(key, fallback);
+  if (std::find(choices.begin(), choices.end(), value) == choices.end()) {
+    std::string list = choices[0];
+    for (size_t i = 1; i < choices.size(); ++i)
+      list += (i + 1 == choices.size() ? " or " : ", ") + choices[i];
+    in.fail(key, "must be " + list);
+  }
+  return value;
+}
+
 TrainConfig read_train(TomlReader& in) {
   TrainConfig c;
   c.window_positions = in.get_range("window_positions", c.window_positions, 1, 1000000000);
   c.batch_size = in.get_range("batch_size", c.batch_size, 1, 65536);
   c.steps = in.get_range("steps", c.steps, 0, 100000000);
   c.sample_reuse = in.get_real("sample_reuse", c.sample_reuse, 0.01, 1000.0);
-  c.optimizer = in.get<std::string>("optimizer", c.optimizer);
-  if (c.optimizer != "sgd" && c.optimizer != "adamw") in.fail("optimizer", "must be sgd or adamw");
+  c.optimizer = get_choice(in, "optimizer", c.optimizer, {"sgd", "adamw"});
   c.lr = in.get_real("lr", c.lr, 1e-7, 10.0);
   c.momentum = in.get_real("momentum", c.momentum, 0.0, 0.999);
   c.weight_decay = in.get_real("weight_decay", c.weight_decay, 0.0, 1.0);
   c.lr_warmup_steps = in.get_range("lr_warmup_steps", c.lr_warmup_steps, 0, 100000000);
   c.lr_decay_steps = in.get_range("lr_decay_steps", c.lr_decay_steps, 0, 100000000);
-  c.lr_schedule = in.get<std::string>("lr_schedule", c.lr_schedule);
-  if (c.lr_schedule != "step" && c.lr_schedule != "cosine")
-    in.fail("lr_schedule", "must be step or cosine");
+  c.lr_schedule = get_choice(in, "lr_schedule", c.lr_schedule, {"step", "cosine"});
   c.lr_min = in.get_real("lr_min", c.lr_min, 0.0, 10.0);
   if (c.lr_schedule == "cosine" && c.lr_decay_steps == 0)
     in.fail("lr_schedule", "cosine needs lr_decay_steps (the steps from lr to lr_min)");
   c.value_weight = in.get_real("value_weight", c.value_weight, 0.0, 100.0);
   c.root_value_weight = in.get_real("root_value_weight", c.root_value_weight, 0.0, 1.0);
-  c.value_target = in.get<std::string>("value_target", c.value_target);
-  if (c.value_target != "result" && c.value_target != "root" && c.value_target != "mix" &&
-      c.value_target != "phase")
-    in.fail("value_target", "must be result, root, mix or phase");
-  c.wdl_target = in.get<std::string>("wdl_target", c.wdl_target);
-  if (c.wdl_target != "mix" && c.wdl_target != "result" && c.wdl_target != "decisive")
-    in.fail("wdl_target", "must be mix, result or decisive");
+  c.value_target =
+      get_choice(in, "value_target", c.value_target, {"result", "root", "mix", "phase"});
+  c.wdl_target = get_choice(in, "wdl_target", c.wdl_target, {"mix", "result", "decisive"});
   c.fast_value_weight = in.get_real("fast_value_weight", c.fast_value_weight, 0.0, 1.0);
   c.moves_left_weight = in.get_real("moves_left_weight", c.moves_left_weight, 0.0, 100.0);
   c.window_growth = in.get<bool>("window_growth", c.window_growth);
@@ -78,9 +85,7 @@ LoopConfig read_loop(TomlReader& in) {
   c.generations = in.get_range("generations", c.generations, 0, 1000000);
   c.bootstrap_games = in.get_range("bootstrap_games", c.bootstrap_games, 0, 100000000);
   c.bootstrap_visits = in.get_range("bootstrap_visits", c.bootstrap_visits, 0, 10000000);
-  c.gate = in.get<std::string>("gate", c.gate);
-  if (c.gate != "always" && c.gate != "score" && c.gate != "sprt")
-    in.fail("gate", "must be always, score or sprt");
+  c.gate = get_choice(in, "gate", c.gate, {"always", "score", "sprt"});
   c.gate_threshold = in.get_real("gate_threshold", c.gate_threshold, 0.0, 1.0);
   c.sprt_elo0 = in.get_real("sprt_elo0", c.sprt_elo0, -1000.0, 1000.0);
   c.sprt_elo1 = in.get_real("sprt_elo1", c.sprt_elo1, -1000.0, 1000.0);

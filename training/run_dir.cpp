@@ -220,6 +220,15 @@ int metrics_column(const std::string& name) {
   throw Error("metrics.csv has no column '" + name + "'");
 }
 
+namespace {
+
+// The path of the file name in the run folder's models/.
+std::string models_file(const RunFolder& folder, const std::string& name) {
+  return (fs::path(folder.models_dir()) / name).string();
+}
+
+}  // namespace
+
 RunFolder::RunFolder(std::string dir) : dir_(std::move(dir)) {}
 
 std::string RunFolder::path(const std::string& name) const {
@@ -230,14 +239,10 @@ std::string RunFolder::config_path() const { return path("config.toml"); }
 std::string RunFolder::shards_dir() const { return path("shards"); }
 std::string RunFolder::models_dir() const { return path("models"); }
 std::string RunFolder::model_path(int generation) const {
-  return (fs::path(models_dir()) / (generation_name(generation) + ".pt")).string();
+  return models_file(*this, generation_name(generation) + ".pt");
 }
-std::string RunFolder::train_model_path() const {
-  return (fs::path(models_dir()) / "train.pt").string();
-}
-std::string RunFolder::train_target_path() const {
-  return (fs::path(models_dir()) / "train-target.txt").string();
-}
+std::string RunFolder::train_model_path() const { return models_file(*this, "train.pt"); }
+std::string RunFolder::train_target_path() const { return models_file(*this, "train-target.txt"); }
 std::string RunFolder::progress_path() const { return path("progress.txt"); }
 std::string RunFolder::openings_path() const { return path("openings.txt"); }
 std::string RunFolder::records_dir() const { return path("records"); }
@@ -249,12 +254,8 @@ std::string RunFolder::ratings_path() const { return path("ratings.csv"); }
 std::string RunFolder::curve_path() const { return path("curve.png"); }
 std::string RunFolder::curve_script_path() const { return path("curve.gp"); }
 std::string RunFolder::rendezvous_dir() const { return path("rendezvous"); }
-std::string RunFolder::current_path() const {
-  return (fs::path(models_dir()) / "current.txt").string();
-}
-std::string RunFolder::trainer_record_path() const {
-  return (fs::path(models_dir()) / "trainer.txt").string();
-}
+std::string RunFolder::current_path() const { return models_file(*this, "current.txt"); }
+std::string RunFolder::trainer_record_path() const { return models_file(*this, "trainer.txt"); }
 std::string RunFolder::gating_path() const { return path("gating.csv"); }
 std::string RunFolder::stop_path() const { return path("stop"); }
 std::string RunFolder::game_ids_dir() const { return path("game-ids"); }

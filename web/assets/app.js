@@ -320,21 +320,28 @@ async function engineTurns() {
   renderStatus();
 }
 
-// Plays the person's action, then the engine's answers.
-async function act(action) {
-  if (play.busy) return;
+// Runs work with the board busy; shows its error, if any, and calls after() once it ends.
+async function whileBusy(work, after) {
   play.busy = true;
-  $('chooser').classList.add('hidden');
   try {
-    play.arrows = [];
-    await setState(await session({ cmd: 'apply', action }));
-    await engineTurns();
+    await work();
   } catch (e) {
     playError(e.message);
   } finally {
     play.busy = false;
-    renderStatus();
+    after();
   }
+}
+
+// Plays the person's action, then the engine's answers.
+async function act(action) {
+  if (play.busy) return;
+  await whileBusy(async () => {
+    $('chooser').classList.add('hidden');
+    play.arrows = [];
+    await setState(await session({ cmd: 'apply', action }));
+    await engineTurns();
+  }, renderStatus);
 }
 
 // Plays one of the candidates, asking which when there are several (promotions).
@@ -463,28 +470,21 @@ function handButton(pos, seat, letter, count, dropLetters) {
 // Undoes the person's last action and the engine's answers to it.
 async function undo() {
   if (!play.state || play.busy) return;
-  play.busy = true;
-  try {
+  await whileBusy(async () => {
     let state = play.state;
     do {
       state = await session({ cmd: 'undo' });
     } while (state.ply > 0 && state.to_move !== play.seat);
     play.arrows = [];
     await setState(state);
-  } catch (e) {
-    playError(e.message);
-  } finally {
-    play.busy = false;
-    renderStatus();
-  }
+  }, renderStatus);
 }
 
 // Shows the engine's view: arrows weighted by visits and a value bar per seat.
 async function hint() {
   if (!play.state || play.state.terminal || play.busy) return;
-  play.busy = true;
-  renderStatus('analysing…');
-  try {
+  await whileBusy(async () => {
+    renderStatus('analysing…');
     const a = await session({ cmd: 'analyse', top: 5 });
     const most = Math.max(1, ...a.actions.map((x) => x.visits));
     play.arrows = a.actions.map((x) => ({ ...VBoard.parseAction(x.action), weight: x.visits / most })).filter((x) => x.to);
@@ -499,12 +499,7 @@ async function hint() {
       box.appendChild(bar);
       return box;
     }));
-  } catch (e) {
-    playError(e.message);
-  } finally {
-    play.busy = false;
-    renderPlay();
-  }
+  }, renderPlay);
 }
 
 // Shows the game's PGN and offers it as a file.
