@@ -117,7 +117,7 @@ gens = len(ref_rows)
 if [r[0] for r in run_rows] != [str(g) for g in range(1, gens + 1)]:
     failures.append("generations in metrics.csv: %s (expected 1..%d, each once)" % ([r[0] for r in run_rows], gens))
 timed = {"selfplay_pos_per_s", "selfplay_evals_per_s", "mean_batch", "cache_hit_rate", "train_samples_per_s",
-         "policy_loss", "value_loss", "seconds", "selfplay_time_share"}  # speeds, and losses averaged over the last attempt only
+         "policy_loss", "value_loss", "seconds", "selfplay_time_share", "cpu_seconds"}  # speeds, and losses averaged over the last attempt only
 for a, b in zip(ref_rows, run_rows):
     for name, x, y in zip(header, a, b):
         if name not in timed and x != y:

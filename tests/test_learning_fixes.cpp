@@ -180,6 +180,32 @@ TEST_CASE("metrics.csv of an older version stays readable and takes the diagnost
   CHECK(*rows[1].draw_share == 0.25);
   CHECK(*rows[1].end_repetition == 0.5);
   CHECK(metrics_column("selfplay_time_share") == 31);
+  CHECK(metrics_column("cpu_seconds") == 32);
+}
+
+TEST_CASE("metrics.csv with the diagnostics but no cpu_seconds takes the new column") {
+  const fs::path dir = vzero::testing::temp_dir("learn-cpu-metrics");
+  const RunFolder folder(dir.string());
+  std::string header = kMetricsColumns;
+  header.resize(header.rfind(','));  // the header before cpu_seconds
+  write_text_file(
+      folder.metrics_path(),
+      header + "\n1,10,500,1,1,1,0,20,1,1,1,0.5,0.2,,,,,,,1,1,7,1,0,0,0,0,0,0.5,0.9,1\n");
+  std::vector<MetricsRow> rows = folder.read_metrics();
+  REQUIRE(rows.size() == 1);
+  CHECK(*rows[0].mean_abs_value_target == 0.9);
+  CHECK_FALSE(rows[0].cpu_seconds);
+  MetricsRow next = rows[0];
+  next.generation = 2;
+  next.cpu_seconds = 13.5;
+  folder.append_metrics(next);
+  const std::string text = read_text_file(folder.metrics_path());
+  CHECK(text.rfind(std::string(kMetricsColumns) + "\n", 0) == 0);
+  CHECK(text.find("0.5,0.9,1,\n") != std::string::npos);  // the old row, its new cell empty
+  rows = folder.read_metrics();
+  REQUIRE(rows.size() == 2);
+  CHECK_FALSE(rows[0].cpu_seconds);
+  CHECK(*rows[1].cpu_seconds == 13.5);
 }
 
 namespace {

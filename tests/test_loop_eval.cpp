@@ -130,6 +130,10 @@ TEST_CASE("loop: gate = always promotes every generation and records every match
   for (int g = 1; g <= 2; ++g) {
     CHECK(rows[g - 1].promoted);
     CHECK(rows[g - 1].current_model == g);
+    // Its steps' CPU time: some, and no more than two threads' worth of its seconds and a margin.
+    REQUIRE(rows[g - 1].cpu_seconds);
+    CHECK(*rows[g - 1].cpu_seconds > 0);
+    CHECK(*rows[g - 1].cpu_seconds < 8 * rows[g - 1].seconds + 1);
     const std::string file = RunFolder(dir.string()).records_path(g), name = generation_name(g);
     CHECK(gate_games(dir, g, g - 1).size() == 6);
     CHECK(match_games(file, "arena_gen0: " + name + " vs gen-000").size() == 6);

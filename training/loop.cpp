@@ -22,6 +22,7 @@
 #include "training/run_dir.h"
 #include "training/train_run.h"
 #include "training/trainer.h"
+#include "util/cpu_time.h"
 #include "util/error.h"
 
 namespace vzero {
@@ -86,6 +87,7 @@ struct GenerationRun {
   // seconds.
   void selfplay() {
     if (progress.has("selfplay")) return;
+    const double cpu_start = process_cpu_seconds();
     const bool bootstrap = current == 0 && g == 1;
     SelfplayJob job = generation_job(run.game, run.config, current, bootstrap);
     job.out_dir = run.folder.shards_dir();
@@ -132,6 +134,7 @@ struct GenerationRun {
     progress.set("selfplay", {double(games), double(positions), sp.positions_per_s(),
                               sp.seconds > 0 ? sp.evaluations / sp.seconds : 0.0, net.mean_batch(),
                               net.hit_rate(), sp.seconds});
+    record_cpu("selfplay", cpu_start);
     run.log << "gen " << g << " selfplay " << games << " games " << positions << " positions "
             << int(sp.positions_per_s()) << " pos/s" << std::endl;
   }
@@ -143,6 +146,7 @@ struct GenerationRun {
     const bool done = progress.has("train");
     if (!done) {
       const auto start = std::chrono::steady_clock::now();
+      const double cpu_start = process_cpu_seconds();
       TrainRequest request;
       request.new_positions = int64_t(progress.numbers("selfplay")[1]);
       request.generation = g;
@@ -150,6 +154,7 @@ struct GenerationRun {
       progress.set("train", {double(t.report.step), t.report.samples_per_s, t.report.policy_loss,
                              t.report.value_loss, t.validation.policy_top1, t.validation.value_mse,
                              seconds_since(start)});
+      record_cpu("train", cpu_start);
     }
     if (!done || !fs::exists(run.folder.model_path(g))) save_candidate(run, g);
   }
@@ -161,7 +166,9 @@ struct GenerationRun {
     if (m.games <= 0) return {};
     if (!progress.has(m.key)) {
       const auto start = std::chrono::steady_clock::now();
+      const double cpu_start = process_cpu_seconds();
       record(m.key, play_loop_match(run, g, m), start);
+      record_cpu(m.key, cpu_start);
     }
     return recorded(m.key);
   }
@@ -174,10 +181,12 @@ struct GenerationRun {
     const bool played = loop.arena_games > 0 && (measure || loop.gate != "always");
     if (!progress.has("gate") || (played && !progress.has("arena_prev"))) {
       const auto start = std::chrono::steady_clock::now();
+      const double cpu_start = process_cpu_seconds();
       const GateOutcome o = gate_candidate(run, g, current, nullptr, measure);
       progress.set("gate",
                    {o.promote ? 1.0 : 0.0, o.result.llr, double(int(o.result.sprt_result))});
       if (played) record("arena_prev", o.result, start);
+      record_cpu("gate", cpu_start);
     }
     if (played) vs_prev = recorded("arena_prev");
     const std::vector<double> v = progress.numbers("gate");
@@ -192,6 +201,26 @@ struct GenerationRun {
               std::chrono::steady_clock::time_point start) {
     progress.set(key, {double(r.games), double(r.wins), double(r.draws), double(r.losses), r.score,
                        r.elo, r.margin, seconds_since(start)});
+  }
+
+  // Records the CPU seconds of step key (this process and its engines) since cpu_start, as
+  // "cpu_<key>".
+  void record_cpu(const std::string& key, double cpu_start) {
+    progress.set("cpu_" + key, process_cpu_seconds() - cpu_start);
+  }
+
+  // The CPU seconds recorded for the steps of the generation; nullopt when a
+  // step done by an older version has none.
+  std::optional<double> cpu_seconds(const std::vector<LoopMatch>& matches) const {
+    std::vector<std::string> keys = {"selfplay", "train", "gate"};
+    for (const LoopMatch& m : matches)
+      if (progress.has(m.key)) keys.push_back(m.key);
+    double total = 0;
+    for (const std::string& key : keys) {
+      if (!progress.has("cpu_" + key)) return std::nullopt;
+      total += progress.number("cpu_" + key);
+    }
+    return total;
   }
 
   ArenaResult recorded(const std::string& key) const {
@@ -278,6 +307,7 @@ void run_loop(const RunContext& run) {
     row.mean_abs_root_value = d.mean_abs_root_value,
     row.mean_abs_value_target = d.mean_abs_value_target;
     row.selfplay_time_share = row.seconds > 0 ? sp.back() / row.seconds : 0.0;
+    row.cpu_seconds = step.cpu_seconds(matches);
     folder.append_metrics(row);
     const RatingsTable ratings = refit_ratings(run);
     draw_curve(run, g, ratings);

@@ -123,6 +123,7 @@ void for_each_metric(Row& r, F&& f) {
   f("mean_abs_root_value", r.mean_abs_root_value);
   f("mean_abs_value_target", r.mean_abs_value_target);
   f("selfplay_time_share", r.selfplay_time_share);
+  f("cpu_seconds", r.cpu_seconds);
 }
 
 // The column names of MetricsRow, in order (checked against kMetricsColumns once).
@@ -183,15 +184,28 @@ bool read_cell(const std::string& cell, bool& x) {
   return true;
 }
 
-// The header of metrics.csv before the self-play diagnostics: its rows lack
-// those columns (read as empty; the next row written rewrites the file in
-// this version's columns).
-constexpr const char* kLegacyMetricsColumns =
+// The headers of metrics.csv of older versions (before the self-play
+// diagnostics, before cpu_seconds): their rows lack the later columns (read
+// as empty; the next row written rewrites the file in this version's columns).
+constexpr const char* kOlderMetricsHeaders[] = {
     "generation,games,positions,selfplay_pos_per_s,selfplay_evals_per_s,mean_batch,cache_hit_rate,"
     "train_steps,train_samples_per_s,policy_loss,value_loss,val_policy_top1,val_value_mse,"
     "score_vs_prev,elo_vs_prev,score_vs_gen0,elo_vs_gen0,score_vs_baseline,elo_vs_baseline,"
     "promoted,"
-    "current_model,seconds";
+    "current_model,seconds",
+    "generation,games,positions,selfplay_pos_per_s,selfplay_evals_per_s,mean_batch,cache_hit_rate,"
+    "train_steps,train_samples_per_s,policy_loss,value_loss,val_policy_top1,val_value_mse,"
+    "score_vs_prev,elo_vs_prev,score_vs_gen0,elo_vs_gen0,score_vs_baseline,elo_vs_baseline,"
+    "promoted,"
+    "current_model,seconds,end_mate,end_repetition,end_cap,end_resign,end_other,draw_share,"
+    "mean_abs_root_value,mean_abs_value_target,selfplay_time_share"};
+
+// The older header that the text starts with (its first line), or nullptr.
+const char* older_metrics_header(const std::string& text) {
+  for (const char* header : kOlderMetricsHeaders)
+    if (text.rfind(std::string(header) + "\n", 0) == 0) return header;
+  return nullptr;
+}
 
 // The header of gating.csv.
 constexpr const char* kGatingColumns =
@@ -211,7 +225,7 @@ const char* const kMetricsColumns =
     "score_vs_prev,elo_vs_prev,score_vs_gen0,elo_vs_gen0,score_vs_baseline,elo_vs_baseline,"
     "promoted,"
     "current_model,seconds,end_mate,end_repetition,end_cap,end_resign,end_other,draw_share,"
-    "mean_abs_root_value,mean_abs_value_target,selfplay_time_share";
+    "mean_abs_root_value,mean_abs_value_target,selfplay_time_share,cpu_seconds";
 
 int metrics_column(const std::string& name) {
   const std::vector<std::string>& names = metrics_names();
@@ -344,8 +358,8 @@ std::vector<MetricsRow> RunFolder::read_metrics() const {
   for (int n = 1; std::getline(in, line); ++n) {
     const std::string where = "'" + file + "' line " + std::to_string(n) + ": ";
     if (n == 1) {
-      if (line == kLegacyMetricsColumns)
-        columns = split_cells(kLegacyMetricsColumns).size();
+      if (const char* older = older_metrics_header(line + "\n"))
+        columns = split_cells(older).size();
       else if (line != kMetricsColumns)
         throw Error(where + "not the metrics header of this version of vzero");
       continue;
@@ -388,12 +402,12 @@ void RunFolder::append_metrics(const MetricsRow& row) const {
     first = false;
     write_cell(s, field);
   });
-  if (fs::exists(metrics_path()) &&
-      read_text_file(metrics_path()).rfind(std::string(kLegacyMetricsColumns) + "\n", 0) == 0) {
+  const char* older =
+      fs::exists(metrics_path()) ? older_metrics_header(read_text_file(metrics_path())) : nullptr;
+  if (older) {
     // An older run folder: the rows read so far, in this version's columns (the new cells empty).
     std::istringstream old(read_text_file(metrics_path()));
-    const size_t missing =
-        split_cells(kMetricsColumns).size() - split_cells(kLegacyMetricsColumns).size();
+    const size_t missing = split_cells(kMetricsColumns).size() - split_cells(older).size();
     std::string text = std::string(kMetricsColumns) + "\n", line;
     std::getline(old, line);
     while (std::getline(old, line)) text += line + std::string(missing, ',') + "\n";

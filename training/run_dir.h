@@ -57,6 +57,10 @@ struct MetricsRow {
   // of the generation's seconds (self-play against matches).
   std::optional<double> end_mate, end_repetition, end_cap, end_resign, end_other, draw_share;
   std::optional<double> mean_abs_root_value, mean_abs_value_target, selfplay_time_share;
+  // The CPU seconds the generation's steps took (all threads, engines
+  // included): its compute on a machine shared with other work. Empty in
+  // rows of older versions.
+  std::optional<double> cpu_seconds;
 };
 
 // The header of metrics.csv: the names of MetricsRow's fields, in order.
