@@ -1,32 +1,47 @@
 #!/usr/bin/env bash
 # Reproduces one row of the README's strength table: a shipped model against
 # its yardstick, paired openings with seats swapped, 2 threads, stopped by a
-# GSPRT or after 400 games.
+# GSPRT (elo0 0, elo1 50) or after 400 games.
 #   scripts/strength.sh VARIANT [extra arena options...]
-# VARIANT is one of: attrition, ascending, losalamos. The record goes to
-# runs/strength-VARIANT.jsonl (a rerun resumes from it).
+# VARIANT is one of: losalamos, ascending, attrition, 007, world, parachute,
+# grand. The yardsticks are those of the strength issue:
+#   losalamos  model at 400 visits vs Fairy-Stockfish at DEPTH (default 3), or
+#              at MOVETIME ms a move when MOVETIME is set (the equal-time row);
+#              3 random plies
+#   ascending  model at 200 visits vs heuristic search at 800, its openings file
+#   attrition  model at 32 visits vs rollout search at 3,200, its openings file
+#   007, world, parachute, grand
+#              model at 200 visits vs heuristic search at 800, the variant's
+#              openings file (world: 3 random plies)
+# SIMS and OPPONENT override the model's visits and the opponent's spec (for
+# the ladder rows). The record goes to runs/strength-VARIANT[-TAG].jsonl (a
+# rerun resumes from it), TAG naming what was overridden.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-variant=${1:?usage: scripts/strength.sh attrition|ascending|losalamos [arena options...]}
+usage="usage: scripts/strength.sh losalamos|ascending|attrition|007|world|parachute|grand [arena options...]"
+variant=${1:?$usage}
 shift
 vzero=${VZERO:-./build/cli/vzero}
 fsf=${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}
+heuristic800="mcts:sims=800,evaluator=heuristic"
+tag=""
 case "$variant" in
-  attrition)
-    a="net:model=models/attrition.pt,sims=200"
-    b="mcts:sims=3200,evaluator=rollout"
-    openings=(--openings configs/openings/attrition.txt) ;;
-  ascending)
-    a="net:model=models/ascending.pt,sims=200"
-    b="mcts:sims=800,evaluator=heuristic"
-    openings=(--openings configs/openings/ascending.txt) ;;
   losalamos)
-    a="net:model=models/losalamos.pt,sims=400"
-    b="uci:cmd=$fsf,variant=losalamos,depth=${DEPTH:-2}"
-    openings=(--opening 2) ;;
-  *) echo "strength.sh: no strength row for variant '$variant' (attrition, ascending, losalamos)" >&2; exit 2 ;;
+    sims=400 openings=(--opening 3)
+    if [ -n "${MOVETIME:-}" ]; then
+      b="uci:cmd=$fsf,variant=losalamos,movetime=$MOVETIME" tag="-movetime$MOVETIME"
+    else
+      b="uci:cmd=$fsf,variant=losalamos,depth=${DEPTH:-3}" tag="-d${DEPTH:-3}"
+    fi ;;
+  ascending) sims=200 b=$heuristic800 openings=(--openings configs/openings/ascending.txt) ;;
+  attrition) sims=32 b="mcts:sims=3200,evaluator=rollout" openings=(--openings configs/openings/attrition.txt) ;;
+  007 | parachute | grand) sims=200 b=$heuristic800 openings=(--openings "configs/openings/$variant.txt") ;;
+  world) sims=200 b=$heuristic800 openings=(--opening 3) ;;
+  *) echo "strength.sh: no strength row for variant '$variant'; $usage" >&2; exit 2 ;;
 esac
-[ -f "models/$variant.pt" ] || { echo "strength.sh: models/$variant.pt is missing" >&2; exit 2; }
+[ -n "${OPPONENT:-}" ] && b=$OPPONENT tag="-$(printf '%s' "$OPPONENT" | tr -c 'A-Za-z0-9=' '_')"
+[ -n "${SIMS:-}" ] && sims=$SIMS tag="$tag-sims$SIMS"
+[ -f "models/$variant.pt" ] || { echo "strength.sh: models/$variant.pt is missing (no shipped model yet)" >&2; exit 2; }
 mkdir -p runs
-exec "$vzero" arena --variant "$variant" --a "$a" --b "$b" "${openings[@]}" --games 400 --threads 2 --seed 1 \
-  --sprt elo0=0,elo1=50 --record "runs/strength-$variant${DEPTH:+-d$DEPTH}.jsonl" "$@"
+exec "$vzero" arena --variant "$variant" --a "net:model=models/$variant.pt,sims=$sims" --b "$b" "${openings[@]}" \
+  --games 400 --threads 2 --seed 1 --sprt elo0=0,elo1=50 --record "runs/strength-$variant$tag.jsonl" "$@"

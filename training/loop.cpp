@@ -323,7 +323,12 @@ void run_loop(const RunContext& run) {
     for (size_t k = 2; k < matches.size(); ++k)
       log << " | vs " << matches[k].opponent_name << " " << summary(results[k]);
     log << " | " << (promote ? "promoted" : "kept gen " + std::to_string(current)) << " | "
-        << int(seconds) << " s" << std::endl;
+        << int(seconds) << " s";
+    if (row.cpu_seconds)
+      log << " | cpu s: selfplay " << int(progress.number("cpu_selfplay")) << ", train "
+          << int(progress.number("cpu_train")) << ", matches "
+          << int(*row.cpu_seconds - progress.number("cpu_selfplay") - progress.number("cpu_train"));
+    log << std::endl;
     const auto anchor =
         std::find_if(ratings.rows.begin(), ratings.rows.end(),
                      [&](const Rating& r) { return r.player == loop.ratings_anchor; });
