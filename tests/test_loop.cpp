@@ -204,7 +204,7 @@ TEST_CASE("run folder: metrics rows are written whole and read defensively", "[l
   };
   folder.append_metrics(row(1));
   folder.append_metrics(row(2));
-  const std::string empty(9, ',');  // the self-play diagnostics, not given
+  const std::string empty(10, ',');  // the self-play diagnostics and cpu_seconds, not given
   CHECK(read_text_file(path) == std::string(kMetricsColumns) + "\n1" + zeros + "1,5" + empty +
                                     "\n2" + zeros + "2,5" + empty + "\n");
   const auto rows = folder.read_metrics();
@@ -217,7 +217,7 @@ TEST_CASE("run folder: metrics rows are written whole and read defensively", "[l
     CHECK_THROWS_WITH(folder.read_metrics(), Catch::Contains(message));
   };
   fails_with(good + "3" + zeros + "3,5" + empty, "no line end");  // a partial last row
-  fails_with(good + "3,0,0\n", "expected 31 cells, found 3");     // a short row
+  fails_with(good + "3,0,0\n", "expected 32 cells, found 3");     // a short row
   fails_with(good + "2" + zeros + "2,5" + empty + "\n",
              "generation '2' where 3");                                        // a generation twice
   fails_with(good + "3" + zeros + "x,5" + empty + "\n", "current_model 'x'");  // not a number
