@@ -196,7 +196,7 @@ struct WebServer::Impl {
           "\n\n";
       s.stamps[i] = stamp;
     }
-    if (out.empty() && Clock::now() - s.written > std::chrono::seconds(10)) out = ": alive\n\n";
+    if (out.empty() && Clock::now() - s.written > std::chrono::seconds(5)) out = ": alive\n\n";
     if (out.empty()) return true;
     s.written = Clock::now();
     return sink.write(out.data(), out.size());

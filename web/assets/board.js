@@ -176,7 +176,7 @@ const VBoard = (() => {
       }
     }
     container.replaceChildren(svg);
-    container.vboard = { pos, flip: !!opts.flip, onDown: opts.onDown, onUp: opts.onUp };
+    container.vboard = { pos, flip: !!opts.flip, selected: opts.selected, onDown: opts.onDown, onUp: opts.onUp };
     if (opts.onDown) listen(container);
     return svg;
   }
@@ -207,9 +207,9 @@ const VBoard = (() => {
   }
 
   // Pointer input of a playable board, set up once per container: a press on a square calls onDown(sq)
-  // (which may redraw the board); a press on a piece that then moves drags it, drawn under the pointer
-  // (class drag-ghost), with the original faded; the release calls onUp(sq, dragged) with the square
-  // under the pointer (null off the board).
+  // (which may redraw the board); a press that selected a piece (opts.selected) and then moves drags
+  // it, drawn under the pointer (class drag-ghost), with the original faded; the release calls
+  // onUp(sq, dragged) with the square under the pointer (null off the board).
   function listen(container) {
     if (container.vboardListening) return;
     container.vboardListening = true;
@@ -231,7 +231,7 @@ const VBoard = (() => {
       if (!svg || !st) return;
       if (!drag.moved && Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < 4) return;
       const original = svg.querySelector(`g.piece[data-sq="${drag.from}"]`);
-      if (!original) return;  // an empty square: nothing to drag
+      if (!original || st.selected !== drag.from) return;  // only a piece the press selected moves
       drag.moved = true;
       const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(svg.getScreenCTM().inverse());
       let ghost = ghostOf(svg);
