@@ -19,6 +19,7 @@ struct WebCommandOptions {
   int port = 0;
   bool open = false;
   bool allow_engines = false;
+  int max_streams = 4;
 };
 
 // Opens url in the desktop's browser (xdg-open), without waiting for it; a failure is only
@@ -36,6 +37,7 @@ void run_web(const WebCommandOptions& o) {
   options.run_dirs = o.run_dirs;
   options.port = o.port;
   options.allow_engines = o.allow_engines;
+  options.max_streams = o.max_streams;
   WebServer server(options);
   server.bind();
   std::cout << "vzero web: open " << server.url() << "\n"
@@ -65,6 +67,11 @@ void add_web_command(CLI::App& app) {
   web->add_option("--port", o->port, "The port; 0 picks a free one")
       ->default_val(0)
       ->check(CLI::Range(0, 65535));
+  web->add_option("--max-streams", o->max_streams,
+                  "Live-update streams open at once, each holding one of the server's 8 threads "
+                  "(pages beyond them poll every 2 s)")
+      ->default_val(4)
+      ->check(CLI::Range(0, 6));
   web->add_flag("--open", o->open, "Open the page in the desktop's browser (xdg-open)");
   web->add_flag("--allow-engines", o->allow_engines,
                 "Allow uci: players (they start programs) [off]");

@@ -292,6 +292,10 @@ std::string JsonSession::handle_line(const std::string& line) {
         }
         reply["action"] = text;
         reply["seat"] = seat;
+        // The root value of the player's search, for the value bars of a page.
+        if (const auto* searcher = dynamic_cast<const SearchPlayer*>(t.player.get()))
+          if (!searcher->last_result().value.empty())
+            reply["value"] = values_json(searcher->last_result().value);
       } else {
         throw Error("unknown cmd '" + cmd +
                     "' (start, state, legal, apply, undo, analyse, pick, variants, quit)");

@@ -113,6 +113,24 @@ TEST_CASE("serve: a whole 4-player attrition game", "[frontend][serve]") {
   CHECK(ask_ok(s, {{"cmd", "state"}})["terminal"] == true);
 }
 
+TEST_CASE("serve: pick gives the root value per seat of a searching player, none for random",
+          "[frontend][serve]") {
+  JsonSession s(kNoModels);
+  // Black a queen up: the search must see White worse.
+  ask_ok(s, {{"cmd", "start"},
+             {"variant", "chess"},
+             {"fen", "3qk3/8/8/8/8/8/8/4K3 w - - 0 1"},
+             {"player", "mcts:sims=64,evaluator=heuristic"}});
+  const json picked = ask_ok(s, {{"cmd", "pick"}});
+  REQUIRE(picked["value"].size() == 2);
+  const double white = picked["value"][0].get<double>(), black = picked["value"][1].get<double>();
+  CHECK(white < 0.0);
+  CHECK(white >= -1.0);
+  CHECK(black == Approx(-white).margin(1e-3));
+  ask_ok(s, {{"cmd", "start"}, {"variant", "losalamos"}, {"player", "random"}});
+  CHECK_FALSE(ask_ok(s, {{"cmd", "pick"}}).contains("value"));
+}
+
 TEST_CASE("serve: a whole 007 game, three actions per turn", "[frontend][serve]") {
   JsonSession s(kNoModels);
   ask_ok(s, {{"cmd", "start"},

@@ -111,7 +111,7 @@ std::string run_stamp(const std::string& dir) {
   const RunFolder folder(dir);
   std::string stamp = file_stamp(folder.metrics_path()) + " " + file_stamp(folder.ratings_path()) +
                       " " + file_stamp(folder.progress_path()) + " " +
-                      file_stamp(folder.config_path());
+                      file_stamp(folder.config_path()) + " " + file_stamp(folder.gating_path());
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(folder.records_dir(), ec))
     stamp += " " + entry.path().filename().string() + "=" + file_stamp(entry.path().string());
@@ -128,6 +128,7 @@ nlohmann::json run_summary(const std::string& dir) {
   out["config"] = slurp(folder.config_path());
   out["metrics"] = read_csv(folder.metrics_path());
   out["ratings"] = read_csv(folder.ratings_path());
+  out["gating"] = read_csv(folder.gating_path());
   out["progress"] = complete_lines(slurp(folder.progress_path()));
   nlohmann::json gens = nlohmann::json::array();
   std::error_code ec;

@@ -9,10 +9,11 @@
 
 namespace vzero {
 
-// A change stamp of the folder's record files: it differs after any of them was rewritten.
+// A change stamp of the folder's record files (metrics, ratings, gating, progress, config, the
+// game records): it differs after any of them was rewritten.
 std::string run_stamp(const std::string& dir);
-// The dashboard data: dir, config (text), metrics and ratings ({header, rows}), progress (lines),
-// generations with records.
+// The dashboard data: dir, config (text), metrics, ratings and gating ({header, rows}), progress
+// (lines), generations with records.
 nlohmann::json run_summary(const std::string& dir);
 // The games recorded for generation gen: one entry per line (i, match, players, result, reason,
 // plies).

@@ -4,7 +4,9 @@
 
 #include <httplib.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -150,6 +152,72 @@ struct WebServer::Impl {
   std::mutex games_mutex;
   std::map<std::string, std::shared_ptr<Game>> games;
 
+  // Live updates: the streams open now, and the stop signal that ends them.
+  std::atomic<int> streams{0};
+  std::mutex stop_mutex;
+  std::condition_variable stop_wake;
+  bool stopping = false;
+
+  // One live-update stream: what it has sent of each run folder.
+  struct Stream {
+    std::vector<std::string> stamps;  // per run: the stamp last sent ("" none yet)
+    bool started = false;
+    Clock::time_point written = Clock::now();
+  };
+
+  // Sends the runs whose folders changed since the stream last looked (all of them first), or a
+  // comment now and then to learn whether the page is still there; waits up to stream_check_ms
+  // first (but not after stop()). False ends the stream.
+  bool stream_step(Stream& s, httplib::DataSink& sink) {
+    if (s.started) {
+      std::unique_lock<std::mutex> lock(stop_mutex);
+      stop_wake.wait_for(lock, std::chrono::milliseconds(options.stream_check_ms),
+                         [this] { return stopping; });
+      if (stopping) {
+        sink.done();
+        return true;
+      }
+    }
+    if (!sink.is_writable()) return false;
+    std::string out;
+    if (!s.started) {
+      out = "retry: 2000\n\n";
+      s.stamps.assign(options.run_dirs.size(), "");
+      s.started = true;
+    }
+    for (size_t i = 0; i < options.run_dirs.size(); ++i) {
+      const std::string stamp = run_stamp(options.run_dirs[i]);
+      if (stamp == s.stamps[i]) continue;
+      // One data line: JSON's dump has no newline in it.
+      out +=
+          "event: run\ndata: " +
+          nlohmann::json{{"run", i}, {"stamp", stamp}, {"data", run_summary(options.run_dirs[i])}}
+              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+          "\n\n";
+      s.stamps[i] = stamp;
+    }
+    if (out.empty() && Clock::now() - s.written > std::chrono::seconds(5)) out = ": alive\n\n";
+    if (out.empty()) return true;
+    s.written = Clock::now();
+    return sink.write(out.data(), out.size());
+  }
+
+  // Streams the run folders' changes as Server-Sent Events (event "run": {run, stamp, data: the
+  // run's summary}); 429 when max_streams are open (the page then polls).
+  void open_stream(httplib::Response& res) {
+    if (streams.fetch_add(1) >= options.max_streams) {
+      --streams;
+      return send_error(res, 429,
+                        "too many live streams at once (" + std::to_string(options.max_streams) +
+                            "); the page polls instead");
+    }
+    auto stream = std::make_shared<Stream>();
+    res.set_chunked_content_provider(
+        "text/event-stream",
+        [this, stream](size_t, httplib::DataSink& sink) { return stream_step(*stream, sink); },
+        [this](bool) { --streams; });
+  }
+
   // Refuses a request without the token, or of a foreign Host or Origin; true when it may go on.
   bool admitted(const httplib::Request& req, httplib::Response& res) const {
     const std::string host = req.get_header_value("Host");
@@ -291,15 +359,18 @@ struct WebServer::Impl {
       for (size_t i = 0; i < options.run_dirs.size(); ++i)
         runs.push_back({{"run", i}, {"dir", options.run_dirs[i]}});
       std::lock_guard<std::mutex> lock(games_mutex);
-      send_json(
-          res,
-          {{"runs", runs}, {"allow_engines", options.allow_engines}, {"sessions", games.size()}});
+      send_json(res, {{"runs", runs},
+                      {"allow_engines", options.allow_engines},
+                      {"sessions", games.size()},
+                      {"streams", streams.load()}});
     });
     server.Get("/api/stamps", [this](const httplib::Request&, httplib::Response& res) {
       nlohmann::json stamps = nlohmann::json::array();
       for (const std::string& dir : options.run_dirs) stamps.push_back(run_stamp(dir));
       send_json(res, stamps);
     });
+    server.Get("/api/events",
+               [this](const httplib::Request&, httplib::Response& res) { open_stream(res); });
     server.Get("/api/run", [this](const httplib::Request& req, httplib::Response& res) {
       send_json(res, run_summary(run_dir(req)));
     });
@@ -382,7 +453,14 @@ int WebServer::bind() {
 
 void WebServer::serve() { impl_->server.listen_after_bind(); }
 
-void WebServer::stop() { impl_->server.stop(); }
+void WebServer::stop() {
+  impl_->server.stop();  // first, so that no stream's connection waits for a next request
+  {
+    std::lock_guard<std::mutex> lock(impl_->stop_mutex);
+    impl_->stopping = true;
+  }
+  impl_->stop_wake.notify_all();
+}
 
 std::string WebServer::url() const {
   return "http://127.0.0.1:" + std::to_string(impl_->port) + "/?t=" + impl_->options.token;

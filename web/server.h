@@ -20,6 +20,8 @@ struct WebOptions {
   bool allow_engines = false;   // uci: players allowed
   std::string token;            // "": a random one
   int max_sessions = 8;         // games played at once
+  int max_streams = 4;          // live-update streams (/api/events) open at once
+  int stream_check_ms = 500;    // how often a live-update stream looks at its run folders
   size_t max_body = 64 * 1024;  // bytes of one request
 };
 
@@ -33,7 +35,7 @@ class WebServer {
   int bind();
   // Serves until stop() (call after bind()).
   void serve();
-  // Makes serve() return.
+  // Makes serve() return promptly: open live-update streams end, then the server closes.
   void stop();
   // The page's address with the token.
   std::string url() const;

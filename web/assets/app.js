@@ -52,17 +52,21 @@ function smooth(points, k) {
   });
 }
 
-// The x of a generation on the chosen axis (generation, cumulative games, positions or hours).
+// The x of a generation on the chosen axis (generation, cumulative games, positions, hours or CPU
+// hours: cpu_seconds, or seconds in rows written before that column).
 function xMapper(metrics) {
   const axis = $('x-axis').value;
-  const cum = { 0: { games: 0, positions: 0, hours: 0 } };
-  let games = 0, positions = 0, seconds = 0;
+  const cum = { 0: { games: 0, positions: 0, hours: 0, cpu: 0 } };
+  let games = 0, positions = 0, seconds = 0, cpu = 0;
   for (const m of metrics) {
     games += m.games || 0; positions += m.positions || 0; seconds += m.seconds || 0;
-    cum[m.generation] = { games, positions, hours: seconds / 3600 };
+    cpu += typeof m.cpu_seconds === 'number' ? m.cpu_seconds : m.seconds || 0;
+    cum[m.generation] = { games, positions, hours: seconds / 3600, cpu: cpu / 3600 };
   }
   return (g) => axis === 'generation' ? g : cum[g] ? cum[g][axis] : undefined;
 }
+// The x axis's name.
+function xName() { return $('x-axis').selectedOptions[0].textContent; }
 
 // Draws one run's card from its summary.
 function renderRun(r) {
@@ -94,17 +98,24 @@ function renderRun(r) {
   const colours = ['#d1495b', '#4caf50', '#8e44ad', '#e67e22', '#16a085'];
   const ladder = [{ name: 'generations', kind: 'points', joined: true, colour: '#2d6cdf', points: gens }];
   fixed.forEach((p, k) => ladder.push({ name: `${p.player} (${p.elo.toFixed(0)})`, kind: 'hline', colour: colours[k % colours.length], points: [{ y: p.elo }] }));
-  VChart.draw(card.querySelector('.ladder'), ladder, { cls: 'ladder-chart', xLabel: $('x-axis').value + ' · Elo (gen-000 = 0), labels: games', empty: 'no ratings yet' });
-  // Losses and validation, raw and smoothed.
-  const line = (key, colour) => {
-    const pts = metrics.filter((m) => typeof m[key] === 'number').map((m) => ({ x: X(m.generation), y: m[key] }));
-    const out = [{ name: key, kind: 'line', colour, points: pts, opacity: pts.length > 4 ? 0.35 : 1 }];
-    if (pts.length > 4) out.push({ name: key + ' (smoothed)', kind: 'line', colour, points: smooth(pts, 2), width: 2.5 });
+  VChart.draw(card.querySelector('.ladder'), ladder, { cls: 'ladder-chart', xLabel: xName() + ' · Elo (gen-000 = 0), labels: games', empty: 'no ratings yet' });
+  // A metric by generation, raw and (from five points on) smoothed; name: its legend text.
+  const line = (key, colour, name, extra) => {
+    const pts = metrics.filter((m) => typeof m[key] === 'number' && X(m.generation) !== undefined).map((m) => ({ x: X(m.generation), y: m[key] }));
+    const out = [{ name: name || key, key, kind: 'line', colour, points: pts, opacity: pts.length > 4 ? 0.35 : 1, ...extra }];
+    if (pts.length > 4) out.push({ name: key + ' (smoothed)', key: key + '-smoothed', kind: 'line', colour, points: smooth(pts, 2), width: 2.5, legend: false, ...extra });
     return out;
   };
-  VChart.draw(card.querySelector('.loss'), [...line('policy_loss', '#2d6cdf'), ...line('value_loss', '#d1495b'), ...line('val_value_mse', '#e67e22')],
-    { xLabel: 'policy loss (blue), value loss (red), validation value MSE (orange)' });
-  VChart.draw(card.querySelector('.speed'), [...line('selfplay_pos_per_s', '#4caf50')], { xLabel: 'self-play positions/s' });
+  const chart = (cls, series, opts) => VChart.draw(card.querySelector(cls), series, { legend: true, xLabel: xName(), ...opts });
+  // Losses and validation.
+  chart('.loss', [...line('policy_loss', '#2d6cdf', 'policy loss'), ...line('value_loss', '#d1495b', 'value loss'), ...line('val_value_mse', '#e67e22', 'validation value MSE')]);
+  // Self-play speed and the inference batches' fill.
+  chart('.speed', [...line('selfplay_pos_per_s', '#4caf50', 'positions/s'), ...line('selfplay_evals_per_s', '#8e44ad', 'evals/s')]);
+  chart('.batch', [...line('mean_batch', '#16a085', 'batch fill (positions per evaluator call)')]);
+  // How self-play games ended, and the draws, as shares of each generation's games.
+  const ends = [['end_mate', '#d1495b', 'mate'], ['end_repetition', '#2d6cdf', 'repetition'], ['end_cap', '#e67e22', 'move cap'],
+    ['end_resign', '#8e44ad', 'resign'], ['end_other', '#7f8c8d', 'other']];
+  chart('.ends', [...ends.flatMap(([k, c, n]) => line(k, c, n)), ...line('draw_share', '#222', 'draws', { dash: '5 3' })], { yMin: 0, yMax: 1 });
   const last = metrics[metrics.length - 1];
   card.querySelector('.speed-text').textContent = last
     ? `last generation: ${Number(last.selfplay_pos_per_s).toFixed(0)} positions/s, ${Number(last.selfplay_evals_per_s).toFixed(0)} evals/s, batch fill ${Number(last.mean_batch).toFixed(1)}, cache hits ${(100 * last.cache_hit_rate).toFixed(0)}%`
@@ -157,8 +168,13 @@ async function startDashboard() {
     const card = h('div', { class: 'run', 'data-run': run.run });
     card.innerHTML = `<h2></h2><div class="muted run-dir"></div>
       <h3>Ladder: Elo by generation, 95% intervals</h3><div class="ladder"></div>
-      <h3>Training</h3><div class="loss"></div>
-      <h3>Self-play</h3><div class="speed"></div><div class="muted speed-text"></div>
+      <div class="charts">
+        <div><h3>Training</h3><div class="loss"></div></div>
+        <div><h3>Self-play: positions/s and evaluations/s</h3><div class="speed"></div></div>
+        <div><h3>Self-play: batch fill</h3><div class="batch"></div></div>
+        <div><h3>Self-play: how games ended, and draws (shares of the games)</h3><div class="ends"></div></div>
+      </div>
+      <div class="muted speed-text"></div>
       <h3>Generation in progress</h3><pre class="progress config"></pre>
       <h3>Games</h3><div><select class="gen-select"></select> <span class="muted games-summary"></span></div>
       <div class="games-wrap"><table class="games"><thead><tr><th>#</th><th>match</th><th>players</th><th>result</th><th>end</th><th>plies</th></tr></thead><tbody></tbody></table></div>
@@ -168,8 +184,59 @@ async function startDashboard() {
     card.querySelector('.gen-select').addEventListener('change', () => loadGames(r));
     runs.push(r);
   }
-  await poll();
-  setInterval(poll, 2000);
+  startLive();
+}
+
+// Shows how the page follows the runs: mode 'sse' (the server's events), 'poll' (every 2 s) or
+// 'down' (the server is unreachable), with a note.
+const live = { mode: '', events: 0, polling: null, source: null };
+function liveStatus(mode, note) {
+  live.mode = mode;
+  const el = $('live');
+  el.dataset.mode = mode;
+  el.dataset.events = live.events;
+  const how = { sse: 'live (server-sent events)', poll: 'live (polling every 2 s)', down: 'server unreachable' }[mode];
+  el.textContent = `${how} · ${note || new Date().toLocaleTimeString()}`;
+}
+
+// Takes a run's new summary: redraws its card, and its games list when one is shown.
+function takeRun(r, stamp, data) {
+  r.data = data;
+  r.stamp = stamp;
+  renderRun(r);
+  if (r.card.querySelector('.gen-select').value !== '') loadGames(r);
+}
+
+// Follows the run folders by the server's events (/api/events); polls instead when the browser has
+// no EventSource or the server refuses or ends the stream for good (too many streams open).
+function startLive() {
+  if (!window.EventSource) return startPolling('this browser has no EventSource');
+  const source = new EventSource(`/api/events?t=${TOKEN}`);
+  live.source = source;
+  source.addEventListener('run', (ev) => {
+    const m = JSON.parse(ev.data);
+    const r = runs[m.run];
+    live.events++;
+    if (r && m.stamp !== r.stamp) takeRun(r, m.stamp, m.data);
+    liveStatus('sse');
+  });
+  source.addEventListener('open', () => liveStatus('sse', 'connected'));
+  source.addEventListener('error', () => {
+    if (source.readyState === EventSource.CLOSED) {  // refused (429, 403): no retry
+      live.source = null;
+      startPolling('no event stream');
+    } else {
+      liveStatus('down', 'reconnecting…');
+    }
+  });
+}
+
+// Polls the folders' stamps every 2 s (the fallback of the event stream).
+function startPolling(why) {
+  if (live.polling) return;
+  liveStatus('poll', why);
+  poll();
+  live.polling = setInterval(poll, 2000);
 }
 
 // Fetches the runs whose folders changed since the last look.
@@ -178,14 +245,11 @@ async function poll() {
     const stamps = await api('/api/stamps');
     for (const r of runs) {
       if (stamps[r.run] === r.stamp) continue;
-      r.data = await api(`/api/run?run=${r.run}`);
-      r.stamp = stamps[r.run];
-      renderRun(r);
-      if (r.card.querySelector('.gen-select').value !== '') loadGames(r);
+      takeRun(r, stamps[r.run], await api(`/api/run?run=${r.run}`));
     }
-    $('live').textContent = 'live · ' + new Date().toLocaleTimeString();
+    liveStatus('poll');
   } catch (e) {
-    $('live').textContent = 'server unreachable: ' + e.message;
+    liveStatus('down', e.message);
   }
 }
 for (const id of ['x-axis', 'recent']) $(id).addEventListener('change', () => runs.forEach((r) => r.data && renderRun(r)));
@@ -221,6 +285,7 @@ function showPly(ply) {
   const a = replay.ply > 0 ? VBoard.parseAction(g.moves[replay.ply - 1]) : {};
   VBoard.draw($('replay-board'), VBoard.parseFen(g.variant, fen), { flip: replay.flip, last: [a.from, a.to].filter(Boolean) });
   $('replay-fen').textContent = fen;
+  renderNotes($('replay-info'), VBoard.parseFen(g.variant, fen));
   const ply_el = $('replay-ply');
   ply_el.textContent = `ply ${replay.ply} of ${g.moves.length}` + (g.opening_plies ? ` (the opening: ${g.opening_plies})` : '');
   ply_el.dataset.ply = replay.ply;
@@ -238,6 +303,14 @@ document.addEventListener('keydown', (ev) => {
   const to = { ArrowLeft: replay.ply - 1, ArrowRight: replay.ply + 1, Home: 0, End: Infinity }[ev.key];
   if (to !== undefined) { ev.preventDefault(); showPly(to); }
 });
+
+// Shows a position's notes (World chess: the pools and the jokers' powers) in box.
+function renderNotes(box, pos) {
+  const notes = VBoard.notes(pos);
+  box.replaceChildren(...notes.map((n) => h('div', { class: 'note ' + n.kind, 'data-seat': n.seat,
+    ...(n.kind === 'pool' ? { 'data-pool': n.letters } : { 'data-power': n.power }) }, n.text)));
+  box.classList.toggle('hidden', notes.length === 0);
+}
 
 // ---------------------------------------------------------------- play
 const play = { session: null, state: null, legal: [], seat: 0, selected: null, hand: null, flip: false,
@@ -285,7 +358,8 @@ async function newGame(ev) {
     play.flip = play.seat === 1;
     play.engineMoves = 0;
     play.arrows = [];
-    $('values').replaceChildren();
+    play.values = null;
+    renderValues();
     $('play-pgn-out').classList.add('hidden');
     const state = await session(request);
     play.fen = state.fen;  // the start position, for the PGN
@@ -306,18 +380,66 @@ async function setState(state) {
   renderPlay();
 }
 
-// Lets the engine act while it is not the person's turn.
+// Lets the engine act while it is not the person's turn; the value bars then show its last search
+// (or, for a player without one, a cheap evaluation; at the end, the result).
 async function engineTurns() {
+  let valued = false;
   while (play.state && !play.state.terminal && play.state.to_move !== play.seat) {
     play.busy = true;
     renderStatus('the engine is thinking…');
     const reply = await session({ cmd: 'pick', apply: true });
     play.engineMoves++;
     play.arrows = [];
+    if (reply.value) {
+      setValues(reply.value, 'search', `the engine's search for seat ${reply.seat} (it played ${reply.action})`);
+      valued = true;
+    }
     await setState(reply);
   }
+  if (!valued || (play.state && play.state.terminal)) await evaluate();
   play.busy = false;
   renderStatus();
+}
+
+// Sets the value bars: values per seat in [-1, 1], their source ('search', 'evaluation', 'analysis',
+// 'result') and a note of it.
+function setValues(values, source, note, best) {
+  play.values = { values, source, note, best };
+  renderValues();
+}
+
+// Value bars from a cheap look at the position: a one-playout analysis (the player's evaluator, or
+// the heuristic one); the returns once the game is over.
+async function evaluate() {
+  const s = play.state;
+  if (!s) return;
+  if (s.terminal) return setValues(s.returns, 'result', `the result: ${s.end_reason}`);
+  try {
+    const a = await session({ cmd: 'analyse', sims: 1, top: 1 });
+    setValues(a.value, 'evaluation', 'a quick evaluation of the position (one playout)');
+  } catch (e) {
+    playError(e.message);
+  }
+}
+
+// Draws one value bar per seat (play.values).
+function renderValues() {
+  const box = $('values');
+  const v = play.values;
+  if (!v || !play.state) return box.replaceChildren();
+  box.dataset.source = v.source;
+  const variant = play.state.variant;
+  box.replaceChildren(h('div', { class: 'muted values-note' }, v.note), ...v.values.map((x, seat) => {
+    const row = h('div', { 'data-seat': seat, 'data-value': x });
+    row.appendChild(h('label', {}, `seat ${seat}: ${x >= 0 ? '+' : ''}${x.toFixed(2)}` + (v.best && seat === v.best.seat ? ` · best ${v.best.action}` : '')));
+    const bar = h('div', { class: 'bar' });
+    const fill = h('i');
+    fill.style.width = `${(50 + 50 * Math.max(-1, Math.min(1, x))).toFixed(1)}%`;
+    fill.style.background = VBoard.seatColour(variant, seat) === '#f4f1e8' ? '#c9b98a' : VBoard.seatColour(variant, seat);
+    bar.appendChild(fill);
+    row.appendChild(bar);
+    return row;
+  }));
 }
 
 // Runs work with the board busy; shows its error, if any, and calls after() once it ends.
@@ -349,7 +471,9 @@ function choose(candidates) {
   if (candidates.length === 1) return act(candidates[0]);
   const box = $('chooser');
   box.replaceChildren(h('span', {}, 'which one? '), ...candidates.map((c) => {
-    const b = h('button', { 'data-action': c }, c);
+    const suffix = VBoard.parseAction(c).suffix;
+    const name = suffix ? VBoard.pieceName(play.state.variant, suffix) : '';
+    const b = h('button', { 'data-action': c }, name ? `${c} (${name})` : c);
     b.addEventListener('click', () => act(c));
     return b;
   }), (() => { const b = h('button', {}, 'cancel'); b.addEventListener('click', () => box.classList.add('hidden')); return b; })());
@@ -362,14 +486,16 @@ function dropCandidates(letter, to) { return play.legal.filter((a) => { const p 
 // Whether the person may act now.
 function myTurn() { return play.state && !play.state.terminal && play.state.to_move === play.seat && !play.busy; }
 
-// A square pressed: a drop of the chosen hand piece, the end of a move, or the start of one.
+// A square pressed: a drop of the chosen hand piece, the end of a move (on the selected square itself
+// an action in place, World chess's promotion of a waiting pawn), or the start of one.
 function onDown(sq) {
+  play.dragFrom = null;
   if (!myTurn()) return;
   if (play.hand) {
     const c = dropCandidates(play.hand, sq);
     if (c.length) return choose(c);
   }
-  if (play.selected && play.selected !== sq) {
+  if (play.selected) {
     const c = candidates(play.selected, sq);
     if (c.length) return choose(c);
   }
@@ -379,11 +505,12 @@ function onDown(sq) {
   play.dragFrom = play.selected;
   renderPlay();
 }
-// A square released: the end of a dragged move.
-function onUp(sq) {
+// The pointer released over sq (null: off the board): the end of a move when a piece was dragged
+// there from the square pressed.
+function onUp(sq, dragged) {
   const from = play.dragFrom;
   play.dragFrom = null;
-  if (!from || from === sq || !myTurn()) return;
+  if (!dragged || !from || !sq || from === sq || !myTurn()) return;
   const c = candidates(from, sq);
   if (c.length) choose(c);
 }
@@ -442,6 +569,8 @@ function renderPlay() {
   $('hand-bottom').replaceChildren(...bottom);
   $('play-moves').replaceChildren(...s.moves.map((m, k) => h('li', { 'data-ply': k + 1 }, m)));
   $('play-fen-out').textContent = s.fen;
+  renderNotes($('play-info'), pos);
+  renderValues();
   $('play-pgn').disabled = s.players !== 2;
   // Actions the board cannot show (anything that is not a move or a drop).
   const other = play.legal.filter((a) => { const p = VBoard.parseAction(a); return !p.to; });
@@ -477,6 +606,7 @@ async function undo() {
     } while (state.ply > 0 && state.to_move !== play.seat);
     play.arrows = [];
     await setState(state);
+    await evaluate();
   }, renderStatus);
 }
 
@@ -488,17 +618,7 @@ async function hint() {
     const a = await session({ cmd: 'analyse', top: 5 });
     const most = Math.max(1, ...a.actions.map((x) => x.visits));
     play.arrows = a.actions.map((x) => ({ ...VBoard.parseAction(x.action), weight: x.visits / most })).filter((x) => x.to);
-    $('values').replaceChildren(...a.value.map((v, seat) => {
-      const box = h('div', { 'data-seat': seat });
-      box.appendChild(h('label', {}, `seat ${seat}: ${v >= 0 ? '+' : ''}${v.toFixed(2)}` + (seat === a.to_move ? ` · best ${a.actions[0] ? a.actions[0].action : '-'}` : '')));
-      const bar = h('div', { class: 'bar' });
-      const fill = h('i');
-      fill.style.width = `${(50 + 50 * v).toFixed(1)}%`;
-      fill.style.background = VBoard.seatColour(play.state.variant, seat) === '#f4f1e8' ? '#c9b98a' : VBoard.seatColour(play.state.variant, seat);
-      bar.appendChild(fill);
-      box.appendChild(bar);
-      return box;
-    }));
+    setValues(a.value, 'analysis', `an analysis of ${a.visits} visits`, { seat: a.to_move, action: a.actions[0] ? a.actions[0].action : '-' });
   }, renderPlay);
 }
 

@@ -25,10 +25,13 @@ const VChart = (() => {
   function fmt(v) { return Math.abs(v) >= 1e4 ? v.toExponential(1) : String(Number(v.toPrecision(4))); }
 
   // Draws series into container. Each series: name, colour, kind ('line', 'points' or 'hline'), points
-  // [{x, y, lo, hi, label, attrs}] (hline: y only). Returns the SVG.
+  // [{x, y, lo, hi, label, attrs}] (hline: y only), optionally dash (a stroke-dasharray), width,
+  // opacity, key (the series' data-series attribute) and legend (false: not in the legend).
+  // opts: width, height, cls, xLabel, empty (the text without data), legend (names above the plot),
+  // yMin/yMax (fixed ends of the y axis). Returns the SVG.
   function draw(container, series, opts) {
     opts = opts || {};
-    const W = opts.width || 520, H = opts.height || 220, L = 48, R = 28, T = 10, B = 28;
+    const W = opts.width || 520, H = opts.height || 220, L = 48, R = 28, T = opts.legend ? 24 : 10, B = 28;
     const xs = [], ys = [];
     for (const s of series) for (const p of s.points) {
       if (s.kind !== 'hline') xs.push(p.x);
@@ -45,6 +48,8 @@ const VChart = (() => {
     if (x0 === x1) { x0 -= 1; x1 += 1; }
     if (y0 === y1) { y0 -= 1; y1 += 1; }
     const pad = (y1 - y0) * 0.05; y0 -= pad; y1 += pad;
+    if (opts.yMin !== undefined) y0 = opts.yMin;
+    if (opts.yMax !== undefined) y1 = opts.yMax;
     const X = (x) => L + (x - x0) / (x1 - x0) * (W - L - R);
     const Y = (y) => T + (y1 - y) / (y1 - y0) * (H - T - B);
     for (const t of ticks(y0, y1)) {
@@ -55,6 +60,16 @@ const VChart = (() => {
     el('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, class: 'axis' }, svg);
     el('line', { x1: L, x2: L, y1: T, y2: H - B, class: 'axis' }, svg);
     if (opts.xLabel) el('text', { x: W - R, y: H - 3, 'text-anchor': 'end' }, svg).textContent = opts.xLabel;
+    if (opts.legend) {
+      let x = L;
+      for (const s of series.filter((t) => t.legend !== false)) {
+        const item = el('g', { class: 'legend-item', 'data-series': s.key || s.name }, svg);
+        el('line', { x1: x, x2: x + 14, y1: 10, y2: 10, stroke: s.colour, 'stroke-width': 3, 'stroke-dasharray': s.dash }, item);
+        const label = el('text', { x: x + 17, y: 13 }, item);
+        label.textContent = s.name;
+        x += 24 + 5.5 * s.name.length;
+      }
+    }
     for (const s of series) {
       if (s.kind === 'hline') {
         for (const p of s.points) {
@@ -65,7 +80,10 @@ const VChart = (() => {
       }
       if (s.kind === 'line' || s.joined) {
         const d = s.points.map((p, k) => (k ? 'L' : 'M') + X(p.x).toFixed(1) + ',' + Y(p.y).toFixed(1)).join(' ');
-        el('path', { d, fill: 'none', stroke: s.colour, 'stroke-width': s.width || 1.5, 'stroke-opacity': s.opacity }, svg);
+        el('path', { d, fill: 'none', stroke: s.colour, 'stroke-width': s.width || 1.5, 'stroke-opacity': s.opacity,
+          'stroke-dasharray': s.dash, class: 'series', 'data-series': s.key || s.name }, svg);
+        if (s.kind === 'line' && s.points.length === 1)  // one point: a dot, since a path of one point shows nothing
+          el('circle', { cx: X(s.points[0].x), cy: Y(s.points[0].y), r: 3, fill: s.colour }, svg);
       }
       if (s.kind === 'points') {
         for (const p of s.points) {
