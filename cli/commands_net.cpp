@@ -121,9 +121,12 @@ void bench_nn(const std::string& variant, const std::string& model_path,
   c10::InferenceMode guard;
   const ModelIdentity& id = model->identity;
   const double flops = model->graph.flops_per_eval();
+  int64_t params = 0;
+  for (const torch::Tensor& p : trained->parameters()) params += p.numel();
   std::cout << "model " << variant << " blocks " << model->config.blocks << " filters "
-            << model->config.filters << " device " << device_name << " threads " << threads
-            << " form " << form << " mflop_per_eval " << flops / 1e6 << std::endl;
+            << model->config.filters << " policy_head " << model->config.policy_head << " params "
+            << params << " device " << device_name << " threads " << threads << " form " << form
+            << " mflop_per_eval " << flops / 1e6 << std::endl;
   // The peak is measured before and after the batches (the best of both: a
   // busy machine lowers either); each batch's share of it comes at the end.
   double peak = measured_peak_gflops(device, std::min(seconds, 1.0));

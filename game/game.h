@@ -4,10 +4,12 @@
 // and returns per player. Every variant is reached through it.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "game/encoding.h"
+#include "game/policy_map.h"
 #include "game/variant.h"
 
 namespace vzero {
@@ -31,6 +33,9 @@ class Game {
     static const EncodingSpec none;
     return none;
   }
+  // Where a convolutional policy head reads each action (policy_map.h);
+  // nullopt for a core whose actions have no plane and square.
+  virtual std::optional<PolicyMap> policy_map() const { return std::nullopt; }
 };
 
 // One position of a game and its history.

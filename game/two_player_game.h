@@ -22,6 +22,8 @@ class TwoPlayerGame : public Game {
   int num_actions() const override { return actions_.size(); }
   const std::string& action_text(int action) const override { return actions_.text(action); }
   const EncodingSpec& encoding() const override { return encoding_; }
+  // Moves and drops by their texts (policy_map_of_texts).
+  std::optional<PolicyMap> policy_map() const override { return policy_map_of_texts(*this); }
   const Actions& actions() const { return actions_; }
   double value_of(int type) const { return values_[size_t(type)]; }  // piece_value, kept
 

@@ -1,6 +1,7 @@
 // Reading and writing checkpoints.
 #include "net/checkpoint.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -97,6 +98,24 @@ ModelIdentity read_identity(const FieldReader& field) {
   return id;
 }
 
+// Reads the map of a convolutional policy head into id: planes, then one entry per action, in range
+// and never twice the same (throws Error otherwise).
+void read_policy_map(const FieldReader& field, ModelIdentity& id) {
+  id.policy_planes = int(read_int(field, "policy_planes", 1, 100000));
+  c10::IValue v;
+  if (!field("policy_index", v) || !v.isIntList()) throw Error("missing field 'policy_index'");
+  const c10::List<int64_t> index = v.toIntList();
+  if (int64_t(index.size()) != id.num_actions)
+    throw Error("field 'policy_index' does not have one entry per action");
+  const int64_t slots = int64_t(id.policy_planes) * int64_t(id.height) * int64_t(id.width);
+  id.policy_index.assign(index.begin(), index.end());
+  std::vector<int64_t> sorted = id.policy_index;
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted.front() < 0 || sorted.back() >= slots ||
+      std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw Error("field 'policy_index' is out of range or uses an entry twice");
+}
+
 // The size of a file in bytes (0 when it cannot be read).
 int64_t file_bytes(const std::string& path) {
   std::error_code ec;
@@ -163,20 +182,28 @@ void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t ste
 
 std::vector<std::pair<std::string, c10::IValue>> checkpoint_fields(const CheckpointHeader& h) {
   const ModelIdentity& id = h.identity;
-  return {{"format", std::string(kFormat)},
-          {"variant", id.variant},
-          {"rules_hash", hash_hex(id.rules_hash)},
-          {"encoding_hash", hash_hex(id.encoding_hash)},
-          {"channels", int64_t(id.channels)},
-          {"height", int64_t(id.height)},
-          {"width", int64_t(id.width)},
-          {"num_actions", int64_t(id.num_actions)},
-          {"players", int64_t(id.players)},
-          {"config", h.config.to_text()},
-          {"step", h.step},
-          {"generation", int64_t(h.generation)},
-          {"weights_hash", h.weights_hash},
-          {"input_plies", int64_t(h.input_plies)}};
+  std::vector<std::pair<std::string, c10::IValue>> fields = {
+      {"format", std::string(kFormat)},
+      {"variant", id.variant},
+      {"rules_hash", hash_hex(id.rules_hash)},
+      {"encoding_hash", hash_hex(id.encoding_hash)},
+      {"channels", int64_t(id.channels)},
+      {"height", int64_t(id.height)},
+      {"width", int64_t(id.width)},
+      {"num_actions", int64_t(id.num_actions)},
+      {"players", int64_t(id.players)},
+      {"config", h.config.to_text()},
+      {"step", h.step},
+      {"generation", int64_t(h.generation)},
+      {"weights_hash", h.weights_hash},
+      {"input_plies", int64_t(h.input_plies)}};
+  // The map of a convolutional policy head: what the model was made with, whatever the game says
+  // now.
+  if (h.config.policy_head == "conv") {
+    fields.emplace_back("policy_planes", int64_t(id.policy_planes));
+    fields.emplace_back("policy_index", c10::List<int64_t>(id.policy_index));
+  }
+  return fields;
 }
 
 CheckpointHeader read_checkpoint_fields(const FieldReader& field, const ModelIdentity* expected,
@@ -190,13 +217,15 @@ CheckpointHeader read_checkpoint_fields(const FieldReader& field, const ModelIde
   h.weights_hash = read_string(field, "weights_hash");
   c10::IValue plies;
   h.input_plies = field("input_plies", plies) ? int(read_int(field, "input_plies", 0, 100000)) : -1;
+  const ModelConfig& c = h.config;
+  const double area = double(h.identity.height) * h.identity.width;
+  if (c.policy_head == "conv") read_policy_map(field, h.identity);
   // The largest layers (at least 2 bytes a weight, stored uncompressed) must fit
   // in the file: a corrupt config must not make the reader build a model of
   // gigabytes first.
-  const ModelConfig& c = h.config;
-  const double area = double(h.identity.height) * h.identity.width;
-  const double weights = 18.0 * c.blocks * c.filters * c.filters +
-                         area * c.policy_channels * h.identity.num_actions + area * c.value_hidden;
+  const double policy = c.policy_head == "conv" ? 9.0 * c.filters * h.identity.policy_planes
+                                                : area * c.policy_channels * h.identity.num_actions;
+  const double weights = 18.0 * c.blocks * c.filters * c.filters + policy + area * c.value_hidden;
   if (2.0 * weights > double(file_bytes))
     throw Error("its model config claims more weights than the file holds");
   return h;

@@ -89,6 +89,14 @@ std::string torchscript_source(const NetworkGraph& g, const Weights& weights,
         src << out << "torch.matmul(" << a << ", " << param(l.name + ".weight") << ".t()) + "
             << param(l.name + ".bias") << "\n";
         break;
+      case LayerKind::Gather: {
+        std::string attr = l.name + "_index";
+        for (char& c : attr)
+          if (c == '.') c = '_';
+        m.register_buffer(attr, torch::tensor(l.index, torch::kLong));
+        src << out << "torch.index_select(torch.flatten(" << a << ", 1), 1, self." << attr << ")\n";
+        break;
+      }
       case LayerKind::WdlValues:
         src << out << "torch.softmax(" << a << ", 1)\n";
         src << out << var(int(i)) << "[:, 0] - " << var(int(i)) << "[:, 2]\n";

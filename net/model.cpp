@@ -73,6 +73,8 @@ PolicyValueNetImpl::PolicyValueNetImpl(const ModelConfig& c, const ModelIdentity
           torch::nn::BatchNorm2d(torch::nn::BatchNorm2dOptions(l.out).eps(kBatchNormEps)));
     } else if (l.kind == LayerKind::Linear) {
       m.linear = add_module(*this, l.name, torch::nn::Linear(l.in, l.out));
+    } else if (l.kind == LayerKind::Gather) {
+      m.index = torch::tensor(l.index, torch::kLong);
     }
     modules_.push_back(m);
   }
@@ -119,6 +121,13 @@ NetOutput PolicyValueNetImpl::forward(const torch::Tensor& x) {
       case LayerKind::Linear:
         t[i] = m.linear(in(0));
         break;
+      case LayerKind::Gather: {
+        // The index stays on the CPU with the layer list; it follows the input's device.
+        const torch::Tensor& a = in(0);
+        t[i] = a.flatten(1).index_select(
+            1, m.index.device() == a.device() ? m.index : m.index.to(a.device()));
+        break;
+      }
       case LayerKind::WdlValues: {
         const torch::Tensor p = torch::softmax(in(0), 1), v = p.select(1, 0) - p.select(1, 2);
         t[i] = torch::stack({v, -v}, 1);

@@ -51,6 +51,7 @@ struct PolicyValueNetImpl : torch::nn::Module {
     torch::nn::Conv2d conv{nullptr};
     torch::nn::BatchNorm2d bn{nullptr};
     torch::nn::Linear linear{nullptr};
+    torch::Tensor index;  // Gather: the layer's index as int64, on the CPU
   };
   std::vector<LayerModules> modules_;
   std::vector<int> last_use_;

@@ -2,7 +2,10 @@
 // through the narrow game interface, checking its invariants at every ply.
 #include <algorithm>
 #include <catch.hpp>
+#include <cctype>
+#include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 
 #include "game/builtin/games.h"
@@ -80,4 +83,63 @@ TEST_CASE("conformance: clones are independent", "[conformance]") {
     CHECK(clone->plies() == 1);
     CHECK(state->fen() != clone->fen());
   }
+}
+
+TEST_CASE("conformance: every variant's policy map is injective, in range and stable",
+          "[conformance][policy-map]") {
+  // Planes of each built-in variant's map: a change here changes what a
+  // convolutional policy head of a new model reads (stored checkpoints keep
+  // their own map).
+  const std::map<std::string, int> planes = {
+      {"007", 89},         {"007-detente", 89}, {"ascending", 90},
+      {"attrition", 9},    {"attrition-2k", 9}, {"attrition-2k-sudden", 9},
+      {"attrition-3p", 9}, {"attrition-4p", 9}, {"chess", 89},
+      {"grand", 116},      {"losalamos", 66},   {"minishogi", 69},
+      {"parachute", 97},   {"shogi", 143},      {"world", 133}};
+  for (const std::string& id : vzero::game_ids()) {
+    INFO(id);
+    const vzero::Game& game = vzero::game_by_id(id);
+    const std::optional<vzero::PolicyMap> map = game.policy_map();
+    REQUIRE(map);
+    CHECK(vzero::policy_map_problem(game, *map).empty());
+    const std::optional<vzero::PolicyMap> again = game.policy_map();
+    REQUIRE(again);
+    CHECK(again->planes == map->planes);
+    CHECK(again->plane == map->plane);
+    CHECK(again->square == map->square);
+    REQUIRE(planes.count(id) == 1);
+    CHECK(map->planes == planes.at(id));
+    // Every plane is used; a move's square is its from square, a drop's its target.
+    std::vector<int> used(size_t(map->planes), 0);
+    for (int a = 0; a < game.num_actions(); ++a) ++used[size_t(map->plane[size_t(a)])];
+    CHECK(std::count(used.begin(), used.end(), 0) == 0);
+    const int files = game.variant().files;
+    for (int a = 0; a < game.num_actions(); a += 7) {
+      const std::string& t = game.action_text(a);
+      const size_t at = t.find('@');
+      const size_t start = at == std::string::npos ? 0 : at + 1;
+      size_t end = start + 1;
+      while (end < t.size() && std::isdigit(static_cast<unsigned char>(t[end]))) ++end;
+      const int square =
+          (std::stoi(t.substr(start + 1, end - start - 1)) - 1) * files + (t[start] - 'a');
+      CHECK(map->square[size_t(a)] == square);
+    }
+  }
+  // Moves of one step, kind and suffix share a plane; others do not (chess).
+  const vzero::Game& chess = vzero::game_by_id("chess");
+  const vzero::PolicyMap map = *chess.policy_map();
+  const auto action = [&](const std::string& text) {
+    for (int a = 0; a < chess.num_actions(); ++a)
+      if (chess.action_text(a) == text) return a;
+    FAIL("no action " << text);
+    return -1;
+  };
+  const auto plane = [&](const std::string& text) { return map.plane[size_t(action(text))]; };
+  CHECK(plane("e2e4") == plane("a3a5"));
+  CHECK(plane("e2e4") != plane("e2e3"));
+  CHECK(plane("g1f3") == plane("b1a3"));
+  CHECK(plane("g1f3") != plane("g1h3"));
+  CHECK(plane("e7e8q") != plane("e7e8n"));
+  CHECK(plane("e7e8q") != plane("e7e8"));
+  CHECK(plane("e7e8q") == plane("a7a8q"));
 }

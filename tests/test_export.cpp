@@ -37,7 +37,7 @@ struct ExportCase {
 };
 
 // The cases every export check covers: the variants with the default
-// heads, 4 seats, and the options (global pooling, wdl, moves left).
+// heads, 4 seats, and the options (global pooling, wdl, moves left, conv policy head).
 std::vector<ExportCase> export_cases() {
   std::vector<ExportCase> cases;
   for (const char* v : {"chess", "grand", "attrition", "world", "parachute", "attrition-4p"})
@@ -51,6 +51,12 @@ std::vector<ExportCase> export_cases() {
   three.global_pooling = 2;
   three.moves_left_head = true;
   cases.push_back({"attrition-3p-gpool-movesleft", "attrition-3p", three});
+  // The convolutional policy head (a gather of its planes), with a wdl head and with 4 seats.
+  ModelConfig conv = small_config();
+  conv.policy_head = "conv";
+  cases.push_back({"attrition-4p-convhead", "attrition-4p", conv});
+  conv.value_head = "wdl";
+  cases.push_back({"grand-convhead-wdl", "grand", conv});
   return cases;
 }
 

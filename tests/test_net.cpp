@@ -1,11 +1,13 @@
 // Network tests: shapes, the optional heads, checkpoints, the server.
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "game/builtin/games.h"
@@ -15,6 +17,7 @@
 #include "net_test_util.h"
 #include "search/search.h"
 #include "test_util.h"
+#include "turns_game.h"
 #include "util/error.h"
 
 // glog (through LibTorch) defines CHECK; Catch's must win.
@@ -133,6 +136,108 @@ TEST_CASE("net: global pooling, the wdl head and the moves-left head", "[net]") 
   CHECK(old.global_pooling == 0);
   CHECK(old.value_head == "scalar");
   CHECK(!old.moves_left_head);
+}
+
+TEST_CASE("net: the convolutional policy head reads each action at its plane and square",
+          "[net][conv-head]") {
+  const Game& game = game_by_id("chess");
+  const ModelIdentity id = ModelIdentity::of(game);
+  ModelConfig c = small_config();
+  c.policy_head = "conv";
+  PolicyValueNet m = make_model(c, id, 1);
+  const auto params = m->named_parameters();
+  REQUIRE(params.contains("policy_planes.weight"));
+  CHECK(params["policy_planes.weight"].sizes() ==
+        torch::IntArrayRef({id.policy_planes, c.filters, 3, 3}));
+  CHECK(params.contains("policy_planes.bias"));
+  CHECK(!params.contains("policy_fc.weight"));
+  CHECK(!params.contains("policy_bn.weight"));
+  const auto count = [](PolicyValueNet& net) {
+    int64_t n = 0;
+    for (const torch::Tensor& p : net->parameters()) n += p.numel();
+    return n;
+  };
+  PolicyValueNet fc = make_model(small_config(), id, 1);
+  CHECK(count(m) * 3 < count(fc));
+  torch::NoGradGuard no_grad;
+  m->eval();
+  CHECK(m->forward(inputs(game, sample_states(game, 3, 1))).policy.sizes() ==
+        torch::IntArrayRef({3, game.num_actions()}));
+
+  // No tower; the input convolution passes "mine king" (channel 5) on as channel
+  // 0, and plane k of the head is that channel plus 0.01 k: at the start the
+  // logit of an action is 1 when it starts on e1, plus 0.01 times its plane.
+  c.blocks = 0;
+  PolicyValueNet probe = make_model(c, id, 1);
+  probe->eval();
+  auto p = probe->named_parameters();
+  p["input_conv.weight"].zero_();
+  p["input_conv.weight"][0][5][1][1] = 1.0f;
+  p["policy_planes.weight"].zero_();
+  p["policy_planes.weight"].select(1, 0).select(1, 1).select(1, 1).fill_(1.0f);
+  p["policy_planes.bias"].copy_(torch::arange(id.policy_planes, torch::kFloat) * 0.01f);
+  const auto start = game.new_state();
+  std::vector<std::unique_ptr<GameState>> one;
+  one.push_back(start->clone());
+  const torch::Tensor logits = probe->forward(inputs(game, one)).policy[0];
+  const PolicyMap map = *game.policy_map();
+  const float king = float(1.0 / std::sqrt(1.0 + kBatchNormEps));
+  int on_e1 = 0;
+  for (int a = 0; a < game.num_actions(); ++a) {
+    const bool e1 = map.square[size_t(a)] == 4;
+    on_e1 += e1;
+    INFO(game.action_text(a));
+    CHECK(logits[a].item<float>() ==
+          Approx((e1 ? king : 0.0f) + 0.01f * float(map.plane[size_t(a)])).margin(1e-5));
+  }
+  CHECK(on_e1 > 10);
+
+  // The key is typed and written back; texts without it (earlier checkpoints) are "fc".
+  CHECK(model_config_from_text(c.to_text()).policy_head == "conv");
+  CHECK(model_config_from_text("blocks = 2\n").policy_head == "fc");
+  CHECK_THROWS_WITH(model_config_from_text("policy_head = \"linear\"\n"),
+                    Catch::Contains("policy_head"));
+  // A variant whose core has no map is refused by name.
+  ModelIdentity none = id;
+  none.variant = "nomap";
+  none.policy_planes = 0;
+  none.policy_index.clear();
+  CHECK_THROWS_WITH(make_model(c, none, 1),
+                    Catch::Contains("'nomap'") && Catch::Contains("policy_head = \"fc\""));
+  CHECK(!vzero::testing::TurnsGame(2, 1, 2).policy_map());
+}
+
+TEST_CASE("net: a convolutional policy head round-trips through a checkpoint with its map",
+          "[net][conv-head]") {
+  const fs::path dir = vzero::testing::temp_dir("net-convhead");
+  const Game& game = game_by_id("grand");
+  ModelConfig c = small_config();
+  c.policy_head = "conv";
+  c.value_head = "wdl";
+  PolicyValueNet m = small_model(game, c, 5);
+  const std::string path = (dir / "m.pt").string();
+  save_checkpoint(path, m, 1, 1);
+  const ModelIdentity id = ModelIdentity::of(game);
+  Checkpoint back = load_checkpoint(path, &id);
+  CHECK(back.model->config.policy_head == "conv");
+  CHECK(back.model->identity.policy_planes == id.policy_planes);
+  CHECK(back.model->identity.policy_index == id.policy_index);
+  back.model->eval();
+  const torch::Tensor x = inputs(game, sample_states(game, 4, 2));
+  torch::NoGradGuard g;
+  CHECK(torch::equal(m->forward(x).policy, back.model->forward(x).policy));
+  CHECK(torch::equal(m->forward(x).values, back.model->forward(x).values));
+  // Only a conv head's checkpoint carries the map.
+  CheckpointHeader h;
+  h.identity = id;
+  std::set<std::string> keys;
+  for (const auto& field : checkpoint_fields(h)) keys.insert(field.first);
+  CHECK(keys.count("policy_index") == 0);
+  h.config = c;
+  keys.clear();
+  for (const auto& field : checkpoint_fields(h)) keys.insert(field.first);
+  CHECK(keys.count("policy_index") == 1);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("net: a model with every option round-trips through a checkpoint and the server",
@@ -266,6 +371,26 @@ TEST_CASE("net: checkpoint fields are checked before a model is built", "[net][f
   fields["config"] = huge.to_text();
   CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, 1 << 20, "c"),
                     Catch::Contains("more weights than the file"));
+  // A conv head's map: present, one entry per action, in range, each entry once.
+  ModelConfig conv;
+  conv.policy_head = "conv";
+  fields["config"] = conv.to_text();
+  CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, big, "c"),
+                    Catch::Contains("policy_planes"));
+  fields["policy_planes"] = int64_t(id.policy_planes);
+  CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, big, "c"), Catch::Contains("policy_index"));
+  fields["policy_index"] = c10::List<int64_t>(id.policy_index);
+  CHECK(read_checkpoint_fields(reader, &id, big, "c").identity.policy_index == id.policy_index);
+  std::vector<int64_t> twice = id.policy_index;
+  twice[1] = twice[0];
+  fields["policy_index"] = c10::List<int64_t>(twice);
+  CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, big, "c"), Catch::Contains("twice"));
+  twice[1] = int64_t(id.policy_planes) * id.height * id.width;
+  fields["policy_index"] = c10::List<int64_t>(twice);
+  CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, big, "c"), Catch::Contains("out of range"));
+  fields["policy_index"] = c10::List<int64_t>(std::vector<int64_t>{0, 1});
+  CHECK_THROWS_WITH(read_checkpoint_fields(reader, &id, big, "c"),
+                    Catch::Contains("one entry per action"));
 }
 
 TEST_CASE("net: the server answers each of many threads with its own results", "[net][server]") {
@@ -434,6 +559,11 @@ TEST_CASE("net: the inference forms fold batch norm and give the trained model's
   three.blocks = 3;
   three.filters = 12;
   cases.push_back({"attrition-3p", three});
+  ModelConfig conv = small_config();
+  conv.policy_head = "conv";
+  cases.push_back({"chess", conv});
+  three.policy_head = "conv";
+  cases.push_back({"attrition-3p", three});
   for (const Case& c : cases) {
     const Game& game = game_by_id(c.game);
     PolicyValueNet m = small_model(game, c.config, 11);
@@ -443,7 +573,7 @@ TEST_CASE("net: the inference forms fold batch norm and give the trained model's
     torch::NoGradGuard g;
     const NetOutput want = m->forward(x);
     for (const char* form : {"folded", "channels_last", "unfolded"}) {
-      INFO(c.game << " " << form << " wdl " << c.config.value_head);
+      INFO(c.game << " " << form << " wdl " << c.config.value_head << " " << c.config.policy_head);
       PolicyValueNet f = inference_model(m, form);
       int batch_norms = 0;
       for (const Layer& l : f->graph.layers) batch_norms += l.kind == LayerKind::BatchNorm;

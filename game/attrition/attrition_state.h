@@ -39,6 +39,8 @@ class AttritionGame : public Game {
   std::unique_ptr<GameState> new_state(const std::string& fen) const override;
   const AttritionRules& rules() const { return rules_; }
   const EncodingSpec& encoding() const override { return encoding_; }
+  // Placements (N@e4) on one plane, each knight step on its own (policy_map_of_texts).
+  std::optional<PolicyMap> policy_map() const override { return policy_map_of_texts(*this); }
 
  private:
   Variant variant_;

@@ -15,6 +15,9 @@ void visit(ModelConfig& c, TomlReader& in) {
   c.blocks = in.get_range("blocks", c.blocks, 0, 64);
   c.filters = in.get_range("filters", c.filters, 1, 1024);
   c.value_hidden = in.get_range("value_hidden", c.value_hidden, 1, 4096);
+  c.policy_head = in.get<std::string>("policy_head", c.policy_head);
+  if (c.policy_head != "fc" && c.policy_head != "conv")
+    in.fail("policy_head", "must be \"fc\" or \"conv\"");
   c.policy_channels = in.get_range("policy_channels", c.policy_channels, 1, 256);
   c.global_pooling = in.get_range("global_pooling", c.global_pooling, 0, 64);
   c.value_head = in.get<std::string>("value_head", c.value_head);
@@ -66,6 +69,16 @@ ModelIdentity ModelIdentity::of(const Game& game) {
   id.width = e.width;
   id.num_actions = game.num_actions();
   id.players = game.num_players();
+  if (const std::optional<PolicyMap> map = game.policy_map()) {
+    const std::string problem = policy_map_problem(game, *map);
+    check(problem.empty(), "the policy map of '" + game.id() + "' is wrong: " + problem);
+    check(e.height * e.width == game.variant().files * game.variant().ranks,
+          "the policy map of '" + game.id() + "' does not fit its encoding's board");
+    id.policy_planes = map->planes;
+    for (int a = 0; a < id.num_actions; ++a)
+      id.policy_index.push_back(int64_t(map->plane[size_t(a)]) * e.height * e.width +
+                                map->square[size_t(a)]);
+  }
   return id;
 }
 

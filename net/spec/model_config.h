@@ -3,6 +3,7 @@
 // config (typed, with ranges; unknown keys are errors). No LibTorch here.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "game/game.h"
 
@@ -11,10 +12,14 @@ namespace vzero {
 class TomlReader;
 
 struct ModelConfig {
-  int blocks = 4;           // residual blocks
-  int filters = 32;         // channels of the tower
-  int value_hidden = 64;    // width of the value head's hidden layer
-  int policy_channels = 4;  // 1x1 channels before the policy head's linear layer
+  int blocks = 4;         // residual blocks
+  int filters = 32;       // channels of the tower
+  int value_hidden = 64;  // width of the value head's hidden layer
+  // "fc": a 1x1 convolution to policy_channels planes, then a linear layer to
+  // every action; "conv": a 3x3 convolution to the variant's policy planes
+  // (Game::policy_map), each action's logit read at its plane and square.
+  std::string policy_head = "fc";
+  int policy_channels = 4;  // policy_head = "fc": 1x1 channels before its linear layer
   // Every global_pooling-th residual block (the N-th, 2N-th, ...) adds a bias per
   // channel before its second convolution, from the mean and max over the
   // board of its first convolution's output (KataGo-style); 0: none.
@@ -43,6 +48,12 @@ struct ModelIdentity {
   int channels = 0, height = 0, width = 0;
   int num_actions = 0;
   int players = 2;
+  // The convolutional policy head's map (Game::policy_map, game/policy_map.h):
+  // its planes and, per action, plane * height * width + square; 0 and empty
+  // when the variant has none. It follows from the action texts, which
+  // encoding_hash covers, so expect_same leaves it out.
+  int policy_planes = 0;
+  std::vector<int64_t> policy_index;
 
   static ModelIdentity of(const Game& game);
   // Throws Error naming the first field where other differs from this (what of: "checkpoint 'x'").

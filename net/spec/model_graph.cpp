@@ -47,6 +47,9 @@ class Builder {
   NetworkGraph& g_;
 };
 
+// The kernel of the convolutional policy head's one convolution (docs in net/README.md).
+constexpr int kPolicyKernel = 3;
+
 // Whether residual block i carries a global pooling bias.
 bool pooled_block(const ModelConfig& c, int i) {
   return c.global_pooling > 0 && (i + 1) % c.global_pooling == 0;
@@ -112,11 +115,27 @@ NetworkGraph describe_network(const ModelConfig& c, const ModelIdentity& id) {
     y = b.conv_bn(p + "conv2", p + "bn2", y, f, f, 3, "");
     x = b.add(LayerKind::Relu, p + "relu2", {b.add(LayerKind::Add, p + "add", {x, y})});
   }
-  const int policy = b.head_planes("policy", x, f, c.policy_channels);
-  b.output(
-      "policy",
-      b.add(LayerKind::Linear, "policy_fc", {policy}, c.policy_channels * area, id.num_actions),
-      id.num_actions, "policy logits over the action space, in the order of the sidecar's actions");
+  const std::string policy_meaning =
+      "policy logits over the action space, in the order of the sidecar's actions";
+  if (c.policy_head == "conv") {
+    check(id.policy_planes > 0 && int(id.policy_index.size()) == id.num_actions,
+          "policy_head = \"conv\" needs the variant's actions as board planes, and '" + id.variant +
+              "' has none (use policy_head = \"fc\")");
+    for (int64_t k : id.policy_index)
+      check(k >= 0 && k < int64_t(id.policy_planes) * area, "the policy map is out of range");
+    const int planes =
+        b.add(LayerKind::Conv, "policy_planes", {x}, f, id.policy_planes, kPolicyKernel);
+    g.layers[size_t(planes)].bias = true;
+    const int gather = b.add(LayerKind::Gather, "policy_gather", {planes}, 0, id.num_actions);
+    g.layers[size_t(gather)].index = id.policy_index;
+    b.output("policy", gather, id.num_actions, policy_meaning);
+  } else {
+    const int policy = b.head_planes("policy", x, f, c.policy_channels);
+    b.output(
+        "policy",
+        b.add(LayerKind::Linear, "policy_fc", {policy}, c.policy_channels * area, id.num_actions),
+        id.num_actions, policy_meaning);
+  }
 
   int v = b.head_planes("value", x, f, 1);
   v = b.add(LayerKind::Relu, "value_relu1",

@@ -3,6 +3,7 @@
 // LibTorch module (net/model.cpp), the TorchScript export (net/export.cpp)
 // and the ONNX export (net/onnx_writer.cpp) each walk. No LibTorch here:
 // the exports take their weights as plain float arrays.
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ enum class LayerKind {
   Flatten,      // [B, C, H, W] -> [B, C * H * W]
   Linear,       // [B, in] -> [B, out]: weight [out, in], bias [out]
   WdlValues,    // win/draw/loss logits [B, 3] -> values [B, 2]: softmax, then (W - L, L - W)
+  Gather,       // [B, C, H, W] -> [B, index.size()]: flattened to [B, C * H * W], the columns of
+                // index
 };
 
 // The network input planes, as an input of a layer.
@@ -34,12 +37,13 @@ constexpr double kBatchNormEps = 1e-5;
 
 struct Layer {
   LayerKind kind = LayerKind::Relu;
-  std::string name;         // unique; also the prefix of its parameters ("tower.0.conv1" ->
-                            // "tower.0.conv1.weight")
-  std::vector<int> inputs;  // indices of earlier layers, or kNetworkInput
-  int in = 0, out = 0;      // channels (Conv, BatchNorm: out) or features (Linear)
-  int kernel = 0;           // Conv
-  bool bias = false;        // Conv: has a bias (true once batch norm is folded into it)
+  std::string name;            // unique; also the prefix of its parameters ("tower.0.conv1" ->
+                               // "tower.0.conv1.weight")
+  std::vector<int> inputs;     // indices of earlier layers, or kNetworkInput
+  int in = 0, out = 0;         // channels (Conv, BatchNorm: out) or features (Linear)
+  int kernel = 0;              // Conv
+  bool bias = false;           // Conv: has a bias (true once batch norm is folded into it)
+  std::vector<int64_t> index;  // Gather: the input entry (c * H * W + square) of each output
 };
 
 struct NetworkOutput {

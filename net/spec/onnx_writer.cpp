@@ -32,7 +32,7 @@ class OnnxGraph {
     check(count == n, "weight '" + name + "' has the wrong size");
     t->set_raw_data(std::string(reinterpret_cast<const char*>(data), n * sizeof(float)));
   }
-  // An int64 initializer (shapes and axes).
+  // A 1-d int64 initializer (shapes, axes, gather indices).
   void initializer_ints(const std::string& name, const std::vector<int64_t>& values) {
     onnx::TensorProto* t = g_.add_initializer();
     t->set_name(name);
@@ -175,6 +175,11 @@ void write_onnx(const NetworkGraph& graph, const Weights& weights,
         OnnxGraph::integer(
             b.node("Gemm", {in[0], param(l.name + ".weight"), param(l.name + ".bias")}, out),
             "transB", 1);
+        break;
+      case LayerKind::Gather:
+        b.initializer_ints(l.name + ".index", l.index);
+        OnnxGraph::integer(b.node("Flatten", in, out + "/flat"), "axis", 1);
+        OnnxGraph::integer(b.node("Gather", {out + "/flat", l.name + ".index"}, out), "axis", 1);
         break;
       case LayerKind::WdlValues:
         if (!wdl_matrix) b.initializer("wdl_to_values", {3, 2}, kWdlToValues, 6);
