@@ -15,6 +15,7 @@ pkgs=(
   clang-format  # scripts/check-format.sh
   libcpp-httplib-dev  # vzero web's HTTP server (web/)
   chromium  # the browser test of vzero web (tests/web, driven by playwright-core)
+  curl  # the web tests (tests/web_security.sh, tests/web_events.sh)
 )
 # Node.js and npm run the ONNX check (tests/onnx-js). A Node.js that already
 # brings npm (e.g. from nodesource, which conflicts with Debian's npm) is kept.

@@ -31,7 +31,10 @@ status 200 -H "X-Vzero-Token: $token" "$base/api/runs"
 status 403 "$base/"
 status 403 "$base/app.js"
 status 403 "$base/api/runs"
-status 403 "$base/?t=${token%?}0"
+# The token with its last character changed (to another one whatever it was).
+last=${token: -1}
+[ "$last" = 0 ] && other=1 || other=0
+status 403 "$base/?t=${token%?}$other"
 status 403 -H "X-Vzero-Token: nope" "$base/api/runs"
 status 403 -X POST -d '{}' "$base/api/session/new"
 [ "$(sessions)" = 0 ] || fail "a refused request made a session"
