@@ -41,7 +41,8 @@ std::optional<PolicyMap> policy_map_of_texts(const Game& game) {
     size_t i = at == std::string::npos ? 0 : at + 1;
     int plane = 0;
     if (at != std::string::npos) {
-      if (at == 0 || !read_square(t, i, files, ranks, file, rank) || i != t.size()) return std::nullopt;
+      if (at == 0 || !read_square(t, i, files, ranks, file, rank) || i != t.size())
+        return std::nullopt;
       plane = plane_of("drop " + t.substr(0, at));
     } else {
       if (!read_square(t, i, files, ranks, file, rank) ||
@@ -71,8 +72,8 @@ std::string policy_map_problem(const Game& game, const PolicyMap& map) {
       return "action " + game.action_text(a) + " is out of range";
     int& o = owner[size_t(k) * size_t(area) + size_t(s)];
     if (o >= 0)
-      return "actions " + game.action_text(o) + " and " + game.action_text(a) +
-             " share plane " + std::to_string(k) + " at square " + std::to_string(s);
+      return "actions " + game.action_text(o) + " and " + game.action_text(a) + " share plane " +
+             std::to_string(k) + " at square " + std::to_string(s);
     o = a;
   }
   return "";
