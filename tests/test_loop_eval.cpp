@@ -15,6 +15,7 @@
 #include "training/gate.h"
 #include "training/loop.h"
 #include "training/run_dir.h"
+#include "training/trainer.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -305,4 +306,38 @@ TEST_CASE("configs: the evaluation keys of [loop] are typed and checked", "[loop
   // Configs written before the gate took a rule: true is score, false always.
   CHECK(parse_run_config("[loop]\ngate = true\n", "t").loop.gate == "score");
   CHECK(parse_run_config("[loop]\ngate = false\n", "t").loop.gate == "always");
+}
+
+TEST_CASE("loop: init_model starts generation 0 and the trainer from a checkpoint", "[loop]") {
+  const fs::path source = run_tiny("loop-init-source", "gate = \"always\"\n");
+  const std::string init = (source / "models" / "gen-002.pt").string();
+  const fs::path dir = run_tiny("loop-init", "init_model = \"" + init + "\"\n");
+  // The same weights (the trainer's checksum of every weight and buffer), at step 0: a new run, whose
+  // learning-rate schedule starts again.
+  const RunConfig config = tiny_loop("");
+  const Game& game = game_by_id("attrition");
+  Trainer from(game, config, init), gen0(game, config, (dir / "models" / "gen-000.pt").string());
+  CHECK(from.step() > 0);
+  CHECK(gen0.step() == 0);
+  CHECK(gen0.checksum() == from.checksum());
+  // The first generation was played by that network (the source's by the network-free bootstrap).
+  CHECK(metrics_of(source)[0].mean_batch == 0.0);
+  CHECK(metrics_of(dir)[0].mean_batch > 0.0);
+  CHECK(metrics_of(dir)[0].train_steps == 10);
+
+  // A checkpoint of another shape, and init_model with bootstrap_player, are refused.
+  RunConfig other = tiny_loop("");
+  other.model.filters = 4;
+  const fs::path odd = vzero::testing::temp_dir("loop-init-odd");
+  const std::string odd_model = (odd / "odd.pt").string();
+  Trainer(game, other, "").save(odd_model, 0);
+  std::ostringstream log;
+  const fs::path refused = vzero::testing::temp_dir("loop-init-refused");
+  CHECK_THROWS_WITH(run_loop({tiny_loop("init_model = \"" + odd_model + "\"\n"),
+                              refused.string(), log}),
+                    Catch::Contains("another shape"));
+  CHECK_FALSE(fs::exists(refused / "config.toml"));  // the folder can take the corrected config
+  CHECK_THROWS_WITH(tiny_loop("init_model = \"x.pt\"\nbootstrap_player = \"random\"\n"),
+                    Catch::Contains("exclude each other"));
+  for (const fs::path& d : {source, dir, odd, refused}) fs::remove_all(d);
 }

@@ -88,7 +88,7 @@ struct GenerationRun {
   void selfplay() {
     if (progress.has("selfplay")) return;
     const double cpu_start = process_cpu_seconds();
-    const bool bootstrap = current == 0 && g == 1;
+    const bool bootstrap = network_free_generation(run.config.loop, g, current);
     SelfplayJob job = generation_job(run.game, run.config, current, bootstrap);
     job.out_dir = run.folder.shards_dir();
     job.file_prefix = "gen" + std::to_string(g);
@@ -242,6 +242,7 @@ void run_loop(const RunContext& run) {
   std::ostream& log = run.log;
   const FolderLock lock = folder.lock();
   prepare_loop_matches(run);
+  check_init_model(run);
   folder.prepare(config);
   save_fresh_model(run);
   folder.start_metrics();

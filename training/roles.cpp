@@ -18,6 +18,7 @@
 #include "selfplay/shard.h"
 #include "training/loop.h"
 #include "training/run_dir.h"
+#include "training/train_run.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -86,6 +87,7 @@ std::string process_name() {
 
 void prepare_shared_run_dir(const RunContext& run) {
   const RunFolder& folder = run.folder;
+  check_init_model(run);
   for (const std::string& sub : {folder.shards_dir(), folder.models_dir(), folder.game_ids_dir()})
     fs::create_directories(sub);
   const std::string cfg = folder.config_path();
@@ -140,6 +142,9 @@ void run_worker(const RunContext& run, const RoleOptions& options) {
   const RunFolder& folder = run.folder;
   std::ostream& log = run.log;
   prepare_shared_run_dir(run);
+  // With loop.init_model the first games need gen-000, which the trainer may not have written yet
+  // (both write the same files).
+  if (!config.loop.init_model.empty()) save_fresh_model(run);
   const std::string name = process_name(), shards = folder.shards_dir();
   const std::string owner = name + " pid " + std::to_string(::getpid());
   const int block_size = config.selfplay.games_per_shard;
@@ -151,18 +156,20 @@ void run_worker(const RunContext& run, const RoleOptions& options) {
   while (!stop_requested(folder, options) &&
          (options.max_games == 0 || played < options.max_games)) {
     const int current = folder.read_current();
+    // The games of the generation after the current model's (the first is the bootstrap's).
+    const bool bootstrap = network_free_generation(config.loop, current + 1, current);
     if (current != served) {
       server.reset();
-      if (current > 0)
+      if (!bootstrap)
         server = std::make_unique<InferenceServer>(run.game, config.inference,
                                                    folder.model_path(current));
       served = current;
       log << "worker " << name << " plays with "
-          << (current > 0 ? "gen-" + std::to_string(current) : "the bootstrap evaluator")
+          << (!bootstrap ? "gen-" + std::to_string(current) : "the bootstrap evaluator")
           << std::endl;
     }
     const int64_t block = reserve_game_block(folder, owner);
-    SelfplayJob job = generation_job(run.game, config, current, current == 0);
+    SelfplayJob job = generation_job(run.game, config, current, bootstrap);
     if (server) job.evaluator = server.get();
     job.out_dir = shards;
     job.file_prefix = "w-" + name;

@@ -73,6 +73,10 @@ bool measures_generation(const LoopConfig& loop, int g) {
   return g % loop.measure_every == 0 || (loop.generations > 0 && g >= loop.generations);
 }
 
+bool network_free_generation(const LoopConfig& loop, int g, int current) {
+  return g == 1 && current == 0 && loop.init_model.empty();
+}
+
 int measuring_games(const LoopConfig& loop, const std::optional<double>& last, int games) {
   const bool saturated = loop.saturated_score > 0.0 && last && *last >= loop.saturated_score;
   return saturated ? std::min(games, loop.saturated_games) : games;
@@ -103,6 +107,9 @@ LoopConfig read_loop(TomlReader& in) {
   c.bootstrap_player = in.get<std::string>("bootstrap_player", c.bootstrap_player);
   c.bootstrap_random_plies =
       in.get_range("bootstrap_random_plies", c.bootstrap_random_plies, 0, 1000);
+  c.init_model = in.get<std::string>("init_model", c.init_model);
+  if (!c.init_model.empty() && !c.bootstrap_player.empty())
+    in.fail("init_model", "and bootstrap_player exclude each other (a run starts from one)");
   c.openings = in.get<std::string>("openings", c.openings);
   if (c.openings.empty()) in.fail("openings", "must be auto, none, random:N or a file");
   if (c.openings.rfind("random:", 0) == 0) {

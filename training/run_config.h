@@ -95,7 +95,13 @@ struct LoopConfig {
       bootstrap_player;  // non-empty: a player spec ("uci:...") plays the bootstrap generation
                          // (training/bootstrap_player.h) instead of selfplay.evaluator
   int bootstrap_random_plies = 4;  // random plies before each of its games (not recorded)
+  std::string init_model;  // non-empty: a checkpoint of the run's variant and [model] whose weights
+                           // are generation 0 and the trainer's start; the first generation is
+                           // then played by it, not by the network-free bootstrap
 };
+// Whether generation g, whose current model is `current`, is played without a network (the
+// bootstrap: the first generation, unless loop.init_model gives it one).
+bool network_free_generation(const LoopConfig& loop, int g, int current);
 // Whether generation g plays the measuring matches under loop.measure_every.
 bool measures_generation(const LoopConfig& loop, int g);
 // The games of a measuring match of `games` whose opponent the last measured score (if any)

@@ -92,9 +92,22 @@ void save_candidate(const RunContext& run, int generation) {
       .save(run.folder.model_path(generation), generation);
 }
 
+void check_init_model(const RunContext& run) {
+  if (!run.config.loop.init_model.empty())
+    Trainer(run.game, run.config, run.config.loop.init_model, nullptr, true);
+}
+
 void save_fresh_model(const RunContext& run) {
-  if (!fs::exists(run.folder.model_path(0)))
-    Trainer(run.game, run.config, "").save(run.folder.model_path(0), 0);
+  const std::string gen0 = run.folder.model_path(0), &init = run.config.loop.init_model;
+  if (fs::exists(gen0)) return;
+  if (init.empty()) {
+    Trainer(run.game, run.config, "").save(gen0, 0);
+    return;
+  }
+  // The trainer continues from the given weights too; gen-000 is written last (it marks this done).
+  Trainer trainer(run.game, run.config, init, nullptr, true);
+  trainer.save(run.folder.train_model_path(), 0);
+  trainer.save(gen0, 0);
 }
 
 }  // namespace vzero

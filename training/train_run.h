@@ -44,8 +44,11 @@ TrainOutcome run_training(const RunContext& run, const TrainRequest& request = {
 // Saves the continuous trainer (models/train.pt) as the checkpoint of generation g
 // (models/gen-NNN.pt).
 void save_candidate(const RunContext& run, int generation);
-// Writes models/gen-000.pt, the fresh model of [model] seeded by the run's seed, when the folder
-// has none.
+// Throws Error unless loop.init_model is empty or a checkpoint of the run's variant and [model]
+// (checked before a run folder is written to).
+void check_init_model(const RunContext& run);
+// Writes models/gen-000.pt when the folder has none: the fresh model of [model] seeded by the
+// run's seed, or the weights of loop.init_model (then also the trainer's starting point).
 void save_fresh_model(const RunContext& run);
 
 }  // namespace vzero

@@ -183,7 +183,7 @@ struct Trainer::Impl {
 };
 
 Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& checkpoint,
-                 ProcessGroup* group)
+                 ProcessGroup* group, bool weights_only)
     : impl_(std::make_unique<Impl>(game, config, group)) {
   at::set_num_threads(config.train.threads);
   const ModelIdentity id = ModelIdentity::of(game);
@@ -191,8 +191,11 @@ Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& c
     impl_->model = make_model(config.model, id, config.seed);
   } else {
     Checkpoint c = load_checkpoint(checkpoint, &id);
+    if (weights_only && c.model->config.to_text() != config.model.to_text())
+      throw Error("checkpoint '" + checkpoint + "' is a network of another shape than the run's " +
+                  "[model]:\n" + c.model->config.to_text() + "against\n" + config.model.to_text());
     impl_->model = c.model;
-    impl_->step = c.step;
+    impl_->step = weights_only ? 0 : c.step;
   }
   // The plies input of this run's samples is scaled by its game-length cap.
   impl_->model->input_plies =
@@ -208,7 +211,7 @@ Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& c
     impl_->optimizer = std::make_unique<torch::optim::AdamW>(
         impl_->model->parameters(),
         torch::optim::AdamWOptions(tc.lr).weight_decay(tc.weight_decay));
-  if (!checkpoint.empty()) {
+  if (!checkpoint.empty() && !weights_only) {
     try {
       load_optimizer_state(checkpoint, *impl_->optimizer);
     } catch (const Error&) {

@@ -47,8 +47,10 @@ class Trainer {
   // share of every batch of train.batch_size samples (which the ranks must
   // divide), gradients and batch-norm statistics are all-reduced, and only
   // rank 0 saves; throws Error when the ranks start from different models.
+  // With weights_only, only the checkpoint's weights are taken (step 0, a
+  // fresh optimizer), and its [model] must be config.model (else Error).
   Trainer(const Game& game, const RunConfig& config, const std::string& checkpoint,
-          ProcessGroup* group = nullptr);
+          ProcessGroup* group = nullptr, bool weights_only = false);
   ~Trainer();
 
   // Runs steps optimizer steps on window.train; saves to save_path every
