@@ -312,8 +312,8 @@ TEST_CASE("loop: init_model starts generation 0 and the trainer from a checkpoin
   const fs::path source = run_tiny("loop-init-source", "gate = \"always\"\n");
   const std::string init = (source / "models" / "gen-002.pt").string();
   const fs::path dir = run_tiny("loop-init", "init_model = \"" + init + "\"\n");
-  // The same weights (the trainer's checksum of every weight and buffer), at step 0: a new run, whose
-  // learning-rate schedule starts again.
+  // The same weights (the trainer's checksum of every weight and buffer), at step 0: a new run,
+  // whose learning-rate schedule starts again.
   const RunConfig config = tiny_loop("");
   const Game& game = game_by_id("attrition");
   Trainer from(game, config, init), gen0(game, config, (dir / "models" / "gen-000.pt").string());
@@ -333,9 +333,9 @@ TEST_CASE("loop: init_model starts generation 0 and the trainer from a checkpoin
   Trainer(game, other, "").save(odd_model, 0);
   std::ostringstream log;
   const fs::path refused = vzero::testing::temp_dir("loop-init-refused");
-  CHECK_THROWS_WITH(run_loop({tiny_loop("init_model = \"" + odd_model + "\"\n"),
-                              refused.string(), log}),
-                    Catch::Contains("another shape"));
+  CHECK_THROWS_WITH(
+      run_loop({tiny_loop("init_model = \"" + odd_model + "\"\n"), refused.string(), log}),
+      Catch::Contains("another shape"));
   CHECK_FALSE(fs::exists(refused / "config.toml"));  // the folder can take the corrected config
   CHECK_THROWS_WITH(tiny_loop("init_model = \"x.pt\"\nbootstrap_player = \"random\"\n"),
                     Catch::Contains("exclude each other"));
