@@ -20,4 +20,9 @@ ServerConfig read_server_config(TomlReader& in, ServerConfig c) {
   return c;
 }
 
+bool inference_speed_key(const std::string& key) {
+  return key == "max_batch" || key == "max_wait_us" || key == "workers" ||
+         key == "threads_per_worker" || key == "cache_entries" || key == "device" || key == "form";
+}
+
 }  // namespace vzero

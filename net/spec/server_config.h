@@ -22,4 +22,11 @@ struct ServerConfig {
 };
 ServerConfig read_server_config(TomlReader& in, ServerConfig defaults = {});
 
+// Whether an [inference] key only sets how fast positions are evaluated, not
+// what a run's data is (batching, waits, threads, cache, device, form: every
+// key but random_symmetry), so that a run folder resumes under another value.
+// The forms give the same outputs within float rounding, except int8, which
+// is left out all the same (net/README.md).
+bool inference_speed_key(const std::string& key);
+
 }  // namespace vzero
