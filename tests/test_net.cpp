@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "game/builtin/games.h"
+#include "match/players.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
 #include "net/server.h"
@@ -572,7 +573,7 @@ TEST_CASE("net: the inference forms fold batch norm and give the trained model's
                      torch::TensorOptions().dtype(torch::kFloat));
     torch::NoGradGuard g;
     const NetOutput want = m->forward(x);
-    for (const char* form : {"folded", "channels_last", "unfolded"}) {
+    for (const char* form : {"folded", "channels_last", "frozen", "unfolded"}) {
       INFO(c.game << " " << form << " wdl " << c.config.value_head << " " << c.config.policy_head);
       PolicyValueNet f = inference_model(m, form);
       int batch_norms = 0;
@@ -636,5 +637,30 @@ TEST_CASE("net: a batch goes at once when every attached caller waits", "[net][s
   server.detach();
   CHECK(server.stats().batches == 1);
   // Very loose: far below the 100 s a wait would take.
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
+}
+
+TEST_CASE("net: players sharing a server count as callers only while they search",
+          "[net][server]") {
+  // max_wait_us of 100 s: a batch that waited for the idle player would hang the test.
+  const Game& game = game_by_id("attrition");
+  std::shared_ptr<InferenceServer> server = uncached_server(game, 64, 100000000 - 1);
+  auto states = sample_states(game, 2, 23);
+  SearchConfig c;
+  c.simulations = 16;
+  c.batch = 4;
+  SearchPlayer a(server, c, 1), b(server, c, 2);  // the two seats of one model in a match
+  const auto start = std::chrono::steady_clock::now();
+  a.new_game(*states[0]);
+  b.new_game(*states[0]);
+  for (int move = 0; move < 4 && !states[0]->is_terminal(); ++move) {
+    SearchPlayer& turn = move % 2 ? b : a;
+    const int action = turn.choose(*states[0]);
+    CHECK(turn.last_result().simulations >= 16);
+    a.observe(action);
+    b.observe(action);
+    states[0]->apply(action);
+  }
+  CHECK(server->stats().batches > 4);
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
 }

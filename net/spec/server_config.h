@@ -15,8 +15,8 @@ struct ServerConfig {
   int threads_per_worker = 1;    // intra-op threads of each worker (at::set_num_threads)
   int cache_entries = 200000;    // 0 turns the cache off
   std::string device = "cpu";    // cpu or cuda:N
-  std::string form = "folded";   // the network's inference form (net/model.h inference_model):
-                                 // folded, channels_last or unfolded
+  std::string form = "frozen";   // the network's inference form (net/model.h inference_model):
+                                 // frozen, folded, channels_last or unfolded
   bool random_symmetry = false;  // show each position through one of the variant's declared board
                                  // symmetries, drawn from the position's hash (so repeatable)
 };
