@@ -329,25 +329,29 @@ int InferenceServer::generation() const { return impl_->generation; }
 
 double InferenceServer::measure_evals_per_s(int batch, double seconds) {
   Impl& s = *impl_;
-  double rate = 0.0;
-  std::thread worker([&] {
-    at::set_num_threads(s.config.threads_per_worker);
-    c10::InferenceMode guard;
-    const torch::Tensor x =
-        torch::rand({batch, s.spec.channels(), s.spec.height, s.spec.width}).to(s.device);
-    for (int i = 0; i < 2; ++i) s.model->forward(x);
-    int iters = 0;
-    double elapsed = 0.0;
-    const auto start = std::chrono::steady_clock::now();
-    while (elapsed < seconds || iters < 3) {
-      s.model->forward(x).policy.to(torch::kCPU);
-      ++iters;
-      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
-    rate = batch * iters / elapsed;
-  });
-  worker.join();
-  return rate;
+  std::vector<double> rates(size_t(s.config.workers), 0.0);
+  std::vector<std::thread> threads;
+  for (int w = 0; w < s.config.workers; ++w)
+    threads.emplace_back([&, w] {
+      at::set_num_threads(s.config.threads_per_worker);
+      c10::InferenceMode guard;
+      const torch::Tensor x =
+          torch::rand({batch, s.spec.channels(), s.spec.height, s.spec.width}).to(s.device);
+      for (int i = 0; i < 3; ++i) s.model->forward(x);
+      int iters = 0;
+      double elapsed = 0.0;
+      const auto start = std::chrono::steady_clock::now();
+      while (elapsed < seconds || iters < 3) {
+        s.model->forward(x).policy.to(torch::kCPU);
+        ++iters;
+        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      }
+      rates[size_t(w)] = batch * iters / elapsed;
+    });
+  for (std::thread& t : threads) t.join();
+  double total = 0.0;
+  for (double r : rates) total += r;
+  return total;
 }
 
 const ModelIdentity& InferenceServer::identity() const { return impl_->model->identity; }
