@@ -231,8 +231,8 @@ void bench_nn(const std::string& variant, const std::string& model_path,
   peak = std::max(peak, fma_peak_gflops(threads, std::min(seconds, 0.5)));
   matmul = std::max(matmul, measured_peak_gflops(device, std::min(seconds, 1.0)));
   std::cout << "peak_fp32_gflops " << peak << " (measured: a loop of 512-bit fused multiply-adds, "
-            << threads << " threads) matmul_gflops " << matmul
-            << " (LibTorch 1024x1024 matmul)" << std::endl;
+            << threads << " threads) matmul_gflops " << matmul << " (LibTorch 1024x1024 matmul)"
+            << std::endl;
   for (const Row& r : rows) {
     const double gflops = r.rate * flops / 1e9;
     std::cout << "form " << r.form << " batch " << r.batch << " evals_per_s " << uint64_t(r.rate)

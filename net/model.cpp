@@ -7,7 +7,6 @@
 #include <limits>
 
 #include "net/export.h"
-
 #include "util/error.h"
 
 namespace vzero {
@@ -179,9 +178,9 @@ void keep_freed_memory() {
 
 PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form) {
   keep_freed_memory();
-  check(form == "folded" || form == "channels_last" || form == "frozen" || form == "unfolded",
-        "unknown inference form '" + form +
-            "' (expected folded, channels_last, frozen or unfolded)");
+  check(
+      form == "folded" || form == "channels_last" || form == "frozen" || form == "unfolded",
+      "unknown inference form '" + form + "' (expected folded, channels_last, frozen or unfolded)");
   torch::NoGradGuard no_grad;
   if (form == "unfolded") {
     model->eval();
@@ -199,7 +198,8 @@ PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form) {
     for (float& v : t.data)
       if (std::abs(v) < std::numeric_limits<float>::min()) v = 0.0f;
   const auto params = model->parameters();
-  const torch::Device device = params.empty() ? torch::Device(torch::kCPU) : params.front().device();
+  const torch::Device device =
+      params.empty() ? torch::Device(torch::kCPU) : params.front().device();
   PolicyValueNet folded(model->config, model->identity, g);
   folded->input_plies = model->input_plies;  // the plies scale the model learned with
   for (auto& p : folded->named_parameters()) {

@@ -254,8 +254,7 @@ TEST_CASE(
   CHECK_THROWS_WITH(RunFolder(dir.string()).prepare(other), Catch::Contains("another config"));
 }
 
-TEST_CASE("run folder: a run resumes after an [inference] change of speed, not of data",
-          "[loop]") {
+TEST_CASE("run folder: a run resumes after an [inference] change of speed, not of data", "[loop]") {
   const fs::path dir = vzero::testing::temp_dir("loop-inference-identity");
   const RunConfig config = parse_run_config("variant = \"attrition\"\nseed = 4\n", "test config");
   CHECK_NOTHROW(RunFolder(dir.string()).prepare(config));

@@ -31,14 +31,13 @@ namespace {
 // worker.
 constexpr auto kStaleTemporary = std::chrono::minutes(10);
 
-// The run a resolved config describes, without the settings of where and how fast a role
-// runs, which differ between hosts (device, threads, games in flight, the [inference]
-// keys of speed: batching, cache, form), and without the number of generations, which a restart may raise.
+// The run a resolved config describes, without the settings of where and how
+// fast a role runs, which differ between hosts (device, threads, games in
+// flight, the [inference] keys of speed: batching, cache, form), and without
+// the number of generations, which a restart may raise.
 std::string role_identity(const std::string& resolved) {
-  static const std::set<std::string> placement = {"/device",
-                                                  "selfplay/parallel_games",
-                                                  "train/threads",
-                                                  "loop/generations"};
+  static const std::set<std::string> placement = {"/device", "selfplay/parallel_games",
+                                                  "train/threads", "loop/generations"};
   std::istringstream in(resolved);
   std::string line, table, out;
   while (std::getline(in, line)) {
