@@ -656,7 +656,7 @@ TEST_CASE("net: players sharing a server count as callers only while they search
   for (int move = 0; move < 4 && !states[0]->is_terminal(); ++move) {
     SearchPlayer& turn = move % 2 ? b : a;
     const int action = turn.choose(*states[0]);
-    CHECK(turn.last_result().simulations >= 16);
+    CHECK(turn.last_result().simulations > 0);  // fewer than 16 once the result is proven
     a.observe(action);
     b.observe(action);
     states[0]->apply(action);
