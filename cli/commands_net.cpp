@@ -180,8 +180,9 @@ void bench_nn(const std::string& variant, const std::string& model_path,
   trained->to(device);
   trained->eval();
   const std::vector<std::string> forms =
-      form == "all" ? std::vector<std::string>{"unfolded", "folded", "channels_last", "frozen"}
-                    : std::vector<std::string>{form};
+      form == "all"
+          ? std::vector<std::string>{"unfolded", "folded", "channels_last", "frozen", "int8"}
+          : std::vector<std::string>{form};
   const ModelIdentity& id = trained->identity;
   const double flops = trained->graph.flops_per_eval();
   int64_t params = 0;
@@ -278,8 +279,8 @@ void add_net_commands(CLI::App& app) {
       ->check(CLI::Range(1, 256));
   nn->add_option("--seconds", b->seconds, "Seconds per batch size")->check(CLI::Range(0.05, 600.0));
   nn->add_option("--form", b->form,
-                 "Inference form: folded, channels_last, frozen, unfolded, or all of them")
-      ->check(CLI::IsMember({"folded", "channels_last", "frozen", "unfolded", "all"}));
+                 "Inference form: frozen, folded, channels_last, int8, unfolded, or all of them")
+      ->check(CLI::IsMember({"frozen", "folded", "channels_last", "int8", "unfolded", "all"}));
   nn->add_option("--config", b->config, "Run config whose [model] table shapes a fresh model");
   nn->add_option("--set", b->set, "Config override table.key=value for a fresh model (repeatable)");
   nn->callback([b] {

@@ -188,6 +188,11 @@ std::function<NetOutput(const torch::Tensor&)> frozen_forward(const NetworkGraph
     m.eval();
     torch::jit::Module f = torch::jit::freeze(m);
     frozen = std::make_shared<torch::jit::Module>(torch::jit::optimize_for_inference(f));
+    // The first calls profile the graph and build oneDNN's kernels (tens of ms): here, at
+    // load, rather than in a first search (batch 8, the searches' default).
+    c10::InferenceMode guard;
+    for (int i = 0; i < 2; ++i)
+      frozen->forward({torch::zeros({8, g.channels, g.height, g.width}).to(device)});
   } catch (const c10::Error& err) {
     throw Error(std::string("cannot compile the frozen form: ") + err.what_without_backtrace());
   }

@@ -6,7 +6,9 @@
 #include <cmath>
 #include <limits>
 
+#include "game/builtin/games.h"
 #include "net/export.h"
+#include "net/quantized.h"
 #include "util/error.h"
 
 namespace vzero {
@@ -178,9 +180,10 @@ void keep_freed_memory() {
 
 PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form) {
   keep_freed_memory();
-  check(
-      form == "folded" || form == "channels_last" || form == "frozen" || form == "unfolded",
-      "unknown inference form '" + form + "' (expected folded, channels_last, frozen or unfolded)");
+  check(form == "folded" || form == "channels_last" || form == "frozen" || form == "int8" ||
+            form == "unfolded",
+        "unknown inference form '" + form +
+            "' (expected frozen, folded, channels_last, int8 or unfolded)");
   torch::NoGradGuard no_grad;
   if (form == "unfolded") {
     model->eval();
@@ -211,6 +214,13 @@ PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form) {
   folded->to(device);
   folded->eval();
   if (form == "frozen") folded->compiled = frozen_forward(g, w, device);
+  if (form == "int8") {
+    check(device.is_cpu(), "the int8 form runs on the CPU only");
+    // Calibrated on 512 positions of seeded random play of the model's variant (seed 7: not
+    // the positions bench nn measures its accuracy on, seed 1).
+    folded->compiled = int8_forward(
+        g, w, golden_inputs(game_by_id(model->identity.variant), 512, 7, model->input_plies));
+  }
   return folded;
 }
 

@@ -72,8 +72,10 @@ PolicyValueNet make_model(const ModelConfig& config, const ModelIdentity& identi
 // net/export.h) frozen and optimised for inference (constant weights,
 // oneDNN convolutions with fused ReLU and add where LibTorch has them);
 // "unfolded" is model itself in eval mode. The same outputs as model in eval
-// mode (within float rounding), on model's device; throws Error on another
-// form.
+// mode (within float rounding), on model's device. "int8" (CPU only, a
+// variant of the registry) runs the convolutions in int8 (net/quantized.h),
+// calibrated on positions of the variant: close to the fp32 outputs, not
+// equal. Throws Error on another form.
 PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form = "folded");
 
 // Keeps freed memory in the process (glibc's mmap and trim thresholds raised,
