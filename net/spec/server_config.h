@@ -16,7 +16,7 @@ struct ServerConfig {
   int cache_entries = 200000;    // 0 turns the cache off
   std::string device = "cpu";    // cpu or cuda:N
   std::string form = "frozen";   // the network's inference form (net/model.h inference_model):
-                                 // frozen, folded, channels_last or unfolded
+                                 // frozen, folded, channels_last, int8 or unfolded
   bool random_symmetry = false;  // show each position through one of the variant's declared board
                                  // symmetries, drawn from the position's hash (so repeatable)
 };
