@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "cli/commands.h"
 #include "game/builtin/games.h"
@@ -87,8 +88,50 @@ void export_model(const ExportOptions& o) {
   }
 }
 
-// The fp32 peak of this machine on the calling thread's intra-op threads, GFLOP/s: the best of
-// timed large square matmuls through LibTorch (a reachable ceiling, not the datasheet one).
+// GFLOP/s of one thread's fused multiply-adds: 12 independent accumulators of 16 floats
+// (512 bits; the compiler splits them where the CPU has narrower vectors), each step one
+// multiply-add per float, the best of several timed rounds. The fp32 peak a core reaches.
+double fma_gflops_one_thread(double seconds) {
+  typedef float v16 __attribute__((vector_size(64)));
+  constexpr int kAcc = 12;
+  constexpr int64_t kSteps = 1 << 22;
+  v16 acc[kAcc];
+  for (int k = 0; k < kAcc; ++k) acc[k] = v16{} + float(k) * 1e-3f;
+  v16 mul = v16{} + 0.999999f, add = v16{} + 1e-7f;
+  double best = 0.0, total = 0.0;
+  for (int round = 0; round < 3 || total < seconds; ++round) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int64_t i = 0; i < kSteps; ++i) {
+      for (int k = 0; k < kAcc; ++k) acc[k] = acc[k] * mul + add;
+      asm volatile("" : "+x"(mul), "+x"(add));  // keeps the loop from being folded away
+    }
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    total += s;
+    best = std::max(best, 2.0 * 16 * kAcc * double(kSteps) / s / 1e9);
+  }
+  float sum = 0.0f;
+  for (int k = 0; k < kAcc; ++k)
+    for (int j = 0; j < 16; ++j) sum += acc[k][j];
+  volatile float sink = sum;  // the result is used
+  (void)sink;
+  return best;
+}
+
+// The fp32 peak of threads cores, GFLOP/s: the FMA loop on that many threads at once, summed.
+double fma_peak_gflops(int threads, double seconds) {
+  std::vector<double> rates(size_t(threads), 0.0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&rates, t, seconds] { rates[size_t(t)] = fma_gflops_one_thread(seconds); });
+  for (std::thread& t : pool) t.join();
+  double total = 0.0;
+  for (double r : rates) total += r;
+  return total;
+}
+
+// GFLOP/s of LibTorch's 1024x1024 matmul on the calling thread's intra-op threads, the best of
+// several (what the library's GEMM reaches, for comparison with the peak).
 double measured_peak_gflops(const torch::Device& device, double seconds) {
   constexpr int64_t n = 1024;
   const torch::Tensor a = torch::rand({n, n}).to(device), b = torch::rand({n, n}).to(device);
@@ -106,6 +149,24 @@ double measured_peak_gflops(const torch::Device& device, double seconds) {
   return best;
 }
 
+// How far a form's outputs lie from the trained model's on real positions.
+struct Accuracy {
+  double policy_max = 0, value_max = 0, value_mean = 0;  // absolute differences
+  double top1 = 0;  // share of positions whose highest policy logit is the same action
+};
+
+Accuracy accuracy(const NetOutput& want, const NetOutput& got) {
+  Accuracy a;
+  a.policy_max = (want.policy - got.policy).abs().max().item<double>();
+  const torch::Tensor dv = (want.values - got.values).abs();
+  a.value_max = dv.max().item<double>();
+  a.value_mean = dv.mean().item<double>();
+  a.top1 = (want.policy.argmax(1) == got.policy.argmax(1)).to(torch::kDouble).mean().item<double>();
+  return a;
+}
+
+// vzero bench nn: for each form, its accuracy against the model as trained on seeded positions
+// of random play, then evals/s, GFLOP/s and their share of the measured fp32 peak per batch.
 void bench_nn(const std::string& variant, const std::string& model_path,
               const std::string& device_name, int threads, double seconds, const std::string& form,
               const std::string& config_path, const std::vector<std::string>& set) {
@@ -117,41 +178,66 @@ void bench_nn(const std::string& variant, const std::string& model_path,
   const torch::Device device = parse_device(device_name);
   at::set_num_threads(threads);
   trained->to(device);
-  PolicyValueNet model = inference_model(trained, form);
-  c10::InferenceMode guard;
-  const ModelIdentity& id = model->identity;
-  const double flops = model->graph.flops_per_eval();
+  trained->eval();
+  const std::vector<std::string> forms =
+      form == "all"
+          ? std::vector<std::string>{"unfolded", "folded", "channels_last", "frozen", "int8"}
+          : std::vector<std::string>{form};
+  const ModelIdentity& id = trained->identity;
+  const double flops = trained->graph.flops_per_eval();
   int64_t params = 0;
   for (const torch::Tensor& p : trained->parameters()) params += p.numel();
-  std::cout << "model " << variant << " blocks " << model->config.blocks << " filters "
-            << model->config.filters << " policy_head " << model->config.policy_head << " params "
-            << params << " device " << device_name << " threads " << threads << " form " << form
+  std::cout << "model " << variant << " blocks " << trained->config.blocks << " filters "
+            << trained->config.filters << " policy_head " << trained->config.policy_head
+            << " params " << params << " device " << device_name << " threads " << threads
             << " mflop_per_eval " << flops / 1e6 << std::endl;
+  const torch::Tensor golden = golden_inputs(game, 256, 1, trained->input_plies).to(device);
+  NetOutput want;
+  {
+    c10::InferenceMode guard;
+    want = trained->forward(golden);
+  }
   // The peak is measured before and after the batches (the best of both: a
   // busy machine lowers either); each batch's share of it comes at the end.
-  double peak = measured_peak_gflops(device, std::min(seconds, 1.0));
-  std::vector<std::pair<int, double>> rates;
-  for (int batch : {1, 8, 32, 128, 256}) {
-    const torch::Tensor x = torch::rand({batch, id.channels, id.height, id.width}).to(device);
-    for (int i = 0; i < 2; ++i) model->forward(x);  // warm up
-    int iters = 0;
-    const auto start = std::chrono::steady_clock::now();
-    double elapsed = 0.0;
-    while (elapsed < seconds || iters < 3) {
-      auto out = model->forward(x);
-      if (device.is_cuda()) out.policy.to(torch::kCPU);  // wait for the device
-      ++iters;
-      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double peak = fma_peak_gflops(threads, std::min(seconds, 0.5));
+  double matmul = measured_peak_gflops(device, std::min(seconds, 1.0));
+  struct Row {
+    std::string form;
+    int batch;
+    double rate;
+  };
+  std::vector<Row> rows;
+  for (const std::string& f : forms) {
+    PolicyValueNet model = inference_model(trained, f);
+    c10::InferenceMode guard;
+    const Accuracy a = accuracy(want, model->forward(golden));
+    std::cout << "form " << f << " against unfolded on 256 positions: policy_max_diff "
+              << a.policy_max << " value_max_diff " << a.value_max << " value_mean_diff "
+              << a.value_mean << " top1_agreement " << a.top1 << std::endl;
+    for (int batch : {1, 8, 32, 128, 256}) {
+      const torch::Tensor x = torch::rand({batch, id.channels, id.height, id.width}).to(device);
+      for (int i = 0; i < 3; ++i) model->forward(x);  // warm up (and let TorchScript profile)
+      int iters = 0;
+      const auto start = std::chrono::steady_clock::now();
+      double elapsed = 0.0;
+      while (elapsed < seconds || iters < 3) {
+        auto out = model->forward(x);
+        if (device.is_cuda()) out.policy.to(torch::kCPU);  // wait for the device
+        ++iters;
+        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      }
+      rows.push_back({f, batch, batch * iters / elapsed});
     }
-    rates.emplace_back(batch, batch * iters / elapsed);
   }
-  peak = std::max(peak, measured_peak_gflops(device, std::min(seconds, 1.0)));
-  std::cout << "peak_fp32_gflops " << peak << " (1024x1024 matmul, " << threads << " threads)"
+  peak = std::max(peak, fma_peak_gflops(threads, std::min(seconds, 0.5)));
+  matmul = std::max(matmul, measured_peak_gflops(device, std::min(seconds, 1.0)));
+  std::cout << "peak_fp32_gflops " << peak << " (measured: a loop of 512-bit fused multiply-adds, "
+            << threads << " threads) matmul_gflops " << matmul << " (LibTorch 1024x1024 matmul)"
             << std::endl;
-  for (const auto& [batch, rate] : rates) {
-    const double gflops = rate * flops / 1e9;
-    std::cout << "batch " << batch << " evals_per_s " << uint64_t(rate) << " gflops " << gflops
-              << " of_peak " << gflops / peak << std::endl;
+  for (const Row& r : rows) {
+    const double gflops = r.rate * flops / 1e9;
+    std::cout << "form " << r.form << " batch " << r.batch << " evals_per_s " << uint64_t(r.rate)
+              << " gflops " << gflops << " of_peak " << gflops / peak << std::endl;
   }
 }
 
@@ -192,8 +278,9 @@ void add_net_commands(CLI::App& app) {
   nn->add_option("--threads", b->threads, "Intra-op threads (at::set_num_threads)")
       ->check(CLI::Range(1, 256));
   nn->add_option("--seconds", b->seconds, "Seconds per batch size")->check(CLI::Range(0.05, 600.0));
-  nn->add_option("--form", b->form, "Inference form: folded, channels_last or unfolded")
-      ->check(CLI::IsMember({"folded", "channels_last", "unfolded"}));
+  nn->add_option("--form", b->form,
+                 "Inference form: frozen, folded, channels_last, int8, unfolded, or all of them")
+      ->check(CLI::IsMember({"frozen", "folded", "channels_last", "int8", "unfolded", "all"}));
   nn->add_option("--config", b->config, "Run config whose [model] table shapes a fresh model");
   nn->add_option("--set", b->set, "Config override table.key=value for a fresh model (repeatable)");
   nn->callback([b] {

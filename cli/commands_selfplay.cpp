@@ -99,20 +99,36 @@ void run_selfplay_command(const SelfplayOptions& o) {
 }
 
 // Self-play speed with a network, and its evaluations/s against the
-// network's best batch throughput measured in the same process.
+// network's best batch throughput measured in the same process: that of one
+// worker (the ratio of earlier versions, `bench nn`'s figure at the config's
+// threads) and that of all the workers at once (the whole ceiling).
 void bench_selfplay(const SelfplayOptions& o) {
   RunConfig config = read_run_config(o.config, o.set);
   if (!o.variant.empty()) config.variant = o.variant;
   if (o.games > 0) config.selfplay.games = o.games;
   const Game& game = game_by_id(config.variant);
   InferenceServer server(game, config.inference, o.model, config.model, config.seed);
+  // The best rate over batch sizes: of one worker laid out as the config's, or of all at once.
+  const auto best_rate = [&](InferenceServer& s, const std::string& what, int& best_batch) {
+    double best = 0.0;
+    for (int batch : {32, 64, 128, 256}) {
+      const double r = s.measure_evals_per_s(batch, 1.0);
+      std::cout << "nn " << what << " batch " << batch << " evals_per_s " << int(r) << std::endl;
+      if (r > best) best = r, best_batch = batch;
+    }
+    return best;
+  };
+  int best_batch = 0, all_batch = 0;
   double best = 0.0;
-  int best_batch = 0;
-  for (int batch : {32, 64, 128, 256}) {
-    const double r = server.measure_evals_per_s(batch, 1.0);
-    std::cout << "nn batch " << batch << " evals_per_s " << int(r) << std::endl;
-    if (r > best) best = r, best_batch = batch;
+  {
+    ServerConfig one = config.inference;
+    one.workers = 1;
+    InferenceServer single(game, one, o.model, config.model, config.seed);
+    best = best_rate(single, "one_worker", best_batch);
   }
+  double all = best;
+  all_batch = best_batch;
+  if (config.inference.workers > 1) all = best_rate(server, "all_workers", all_batch);
   const std::filesystem::path out = std::filesystem::temp_directory_path() /
                                     ("vzero-bench-selfplay-" + std::to_string(::getpid()));
   std::filesystem::create_directories(out);
@@ -134,7 +150,10 @@ void bench_selfplay(const SelfplayOptions& o) {
             << s.positions_per_s() << " net_evals_per_s " << int(net_rate) << " mean_batch "
             << st.mean_batch() << " cache_hit_rate " << st.hit_rate() << std::endl;
   std::cout << "ratio " << net_rate / best << " (best nn " << int(best) << " evals/s at batch "
-            << best_batch << ")" << std::endl;
+            << best_batch << ", one worker of " << config.inference.threads_per_worker
+            << " threads) ratio_all_workers " << net_rate / all << " (" << int(all)
+            << " evals/s at batch " << all_batch << ", " << config.inference.workers
+            << " workers at once)" << std::endl;
 }
 
 }  // namespace

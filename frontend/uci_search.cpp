@@ -120,7 +120,9 @@ void SearchJob::wait() {
 
 void SearchJob::work(int thread) {
   Search& search = *searches_[size_t(thread)];
-  const int64_t chunk = std::max(8, engine_.search.batch);  // stop waits for at most one batch
+  // Stop waits for at most one batch. The search's own batch (the Batch option), not the
+  // engine's config: a run of fewer playouts than a batch would cap its batches.
+  const int64_t chunk = std::max(8, search.config().batch);
   auto last_snapshot = std::chrono::steady_clock::now();
   bool first = true;  // every worker runs one batch, so that there is a root to report
   try {

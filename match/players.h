@@ -44,11 +44,14 @@ class RandomPlayer : public Player {
   uint64_t rng_;
 };
 
-// Plays the action its search chooses; owns its evaluator unless given a shared one.
+// Plays the action its search chooses; owns its evaluator unless given a shared one. Its
+// search counts as a caller of the evaluator only while it searches (players of one model
+// share a server: the one waiting for its opponent must not hold up its batches).
 class SearchPlayer : public Player {
  public:
   SearchPlayer(std::shared_ptr<Evaluator> evaluator, const SearchConfig& config, uint64_t seed)
-      : evaluator_(std::move(evaluator)), search_(*evaluator_, config, seed) {}
+      : evaluator_(std::move(evaluator)),
+        search_(*evaluator_, config, seed, Attach::WhileRunning) {}
   void new_game(const GameState& start) override { search_.set_root(start); }
   int choose(const GameState& state) override;
   void observe(int action) override { search_.advance(action); }

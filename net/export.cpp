@@ -175,6 +175,50 @@ void export_onnx(PolicyValueNet& model, const Game& game, const std::string& pat
   write_sidecar(info, sidecar_path);
 }
 
+std::function<NetOutput(const torch::Tensor&)> frozen_forward(const NetworkGraph& g,
+                                                              const Weights& weights,
+                                                              const torch::Device& device) {
+  std::vector<std::string> names;
+  for (const NetworkOutput& o : g.outputs) names.push_back(o.name);
+  std::shared_ptr<torch::jit::Module> frozen;
+  try {
+    torch::jit::Module m("VzeroFrozen");
+    m.define(torchscript_source(g, weights, m));
+    m.to(device);
+    m.eval();
+    torch::jit::Module f = torch::jit::freeze(m);
+    frozen = std::make_shared<torch::jit::Module>(torch::jit::optimize_for_inference(f));
+    // The first calls profile the graph and build oneDNN's kernels (tens of ms): here, at
+    // load, rather than in a first search (batch 8, the searches' default).
+    c10::InferenceMode guard;
+    for (int i = 0; i < 2; ++i)
+      frozen->forward({torch::zeros({8, g.channels, g.height, g.width}).to(device)});
+  } catch (const c10::Error& err) {
+    throw Error(std::string("cannot compile the frozen form: ") + err.what_without_backtrace());
+  }
+  return [frozen, names](const torch::Tensor& x) {
+    const c10::IValue y = frozen->forward({x});
+    NetOutput out;
+    const auto& parts = y.toTupleRef().elements();
+    for (size_t k = 0; k < names.size(); ++k) out.at(names[k]) = parts[k].toTensor();
+    return out;
+  };
+}
+
+torch::Tensor golden_inputs(const Game& game, int n, uint64_t seed, int plies_cap) {
+  const EncodingSpec& e = game.encoding();
+  const auto states = random_positions(game, n, seed);
+  torch::Tensor x = torch::empty({n, e.channels(), e.height, e.width});
+  std::vector<uint8_t> planes(size_t(e.planes) * e.plane_size());
+  std::vector<float> scalars(size_t(e.scalars));
+  for (int i = 0; i < n; ++i) {
+    states[size_t(i)]->encode(planes.data(), scalars.data(), plies_cap);
+    expand_input(e, planes.data(), scalars.data(),
+                 x.data_ptr<float>() + size_t(i) * e.channels() * e.plane_size());
+  }
+  return x;
+}
+
 void write_golden(PolicyValueNet& model, const Game& game, int positions, uint64_t seed,
                   const std::string& dir) {
   check(positions > 0, "a golden set needs at least one position");

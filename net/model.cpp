@@ -1,8 +1,14 @@
 // The LibTorch module of the layer list.
 #include "net/model.h"
 
+#include <malloc.h>
+
+#include <cmath>
 #include <limits>
 
+#include "game/builtin/games.h"
+#include "net/export.h"
+#include "net/quantized.h"
 #include "util/error.h"
 
 namespace vzero {
@@ -82,6 +88,7 @@ PolicyValueNetImpl::PolicyValueNetImpl(const ModelConfig& c, const ModelIdentity
 }
 
 NetOutput PolicyValueNetImpl::forward(const torch::Tensor& x) {
+  if (compiled) return compiled(x);
   std::vector<torch::Tensor> t(graph.layers.size());
   for (size_t i = 0; i < graph.layers.size(); ++i) {
     const Layer& l = graph.layers[i];
@@ -157,9 +164,26 @@ PolicyValueNet make_model(const ModelConfig& config, const ModelIdentity& identi
   return PolicyValueNet(config, identity);
 }
 
+void keep_freed_memory() {
+  static const bool done = [] {
+    // glibc serves blocks above the mmap threshold (128 KiB, then the largest
+    // block freed) with fresh mappings and trims the heap top above 128 KiB:
+    // either hands an activation back to the system when it is freed and
+    // faults it in again, page by page, in the next batch (a 6x64 chess net
+    // at batch 128: 4-5x slower). 32 MiB is glibc's largest threshold.
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    return true;
+  }();
+  (void)done;
+}
+
 PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form) {
-  check(form == "folded" || form == "channels_last" || form == "unfolded",
-        "unknown inference form '" + form + "' (expected folded, channels_last or unfolded)");
+  keep_freed_memory();
+  check(form == "folded" || form == "channels_last" || form == "frozen" || form == "int8" ||
+            form == "unfolded",
+        "unknown inference form '" + form +
+            "' (expected frozen, folded, channels_last, int8 or unfolded)");
   torch::NoGradGuard no_grad;
   if (form == "unfolded") {
     model->eval();
@@ -171,20 +195,32 @@ PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form) {
   Weights w = model->weights();
   if (training) model->train();
   NetworkGraph g = fold_batch_norm(model->graph, w);
-  PolicyValueNet folded(model->config, model->identity, std::move(g));
+  // A channel whose batch-norm scale is near 0 folds into denormal weights,
+  // which x86 multiplies tens of times slower: they become 0 (|w| < 1.2e-38).
+  for (auto& [name, t] : w)
+    for (float& v : t.data)
+      if (std::abs(v) < std::numeric_limits<float>::min()) v = 0.0f;
+  const auto params = model->parameters();
+  const torch::Device device =
+      params.empty() ? torch::Device(torch::kCPU) : params.front().device();
+  PolicyValueNet folded(model->config, model->identity, g);
   folded->input_plies = model->input_plies;  // the plies scale the model learned with
   for (auto& p : folded->named_parameters()) {
     const FloatTensor& t = w.at(p.key());
     torch::Tensor v = torch::from_blob(const_cast<float*>(t.data.data()), t.shape).clone();
-    // A channel whose batch-norm scale is near 0 folds into denormal weights,
-    // which x86 multiplies tens of times slower: they become 0 (|w| < 1.2e-38).
-    v.masked_fill_(v.abs() < std::numeric_limits<float>::min(), 0.0f);
     if (channels_last && v.dim() == 4) v = v.contiguous(torch::MemoryFormat::ChannelsLast);
     p.value().set_data(v);
   }
-  const auto params = model->parameters();
-  if (!params.empty()) folded->to(params.front().device());
+  folded->to(device);
   folded->eval();
+  if (form == "frozen") folded->compiled = frozen_forward(g, w, device);
+  if (form == "int8") {
+    check(device.is_cpu(), "the int8 form runs on the CPU only");
+    // Calibrated on 512 positions of seeded random play of the model's variant (seed 7: not
+    // the positions bench nn measures its accuracy on, seed 1).
+    folded->compiled = int8_forward(
+        g, w, golden_inputs(game_by_id(model->identity.variant), 512, 7, model->input_plies));
+  }
   return folded;
 }
 

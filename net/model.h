@@ -44,6 +44,9 @@ struct PolicyValueNetImpl : torch::nn::Module {
   // (distributed training: statistics over every rank's samples).
   std::function<torch::Tensor(torch::nn::BatchNorm2dImpl&, const torch::Tensor&)>
       batch_norm_override;
+  // When set (the inference forms "frozen" and "int8"), forward runs it instead of the layers:
+  // a compiled module of the same layer list.
+  std::function<NetOutput(const torch::Tensor&)> compiled;
 
  private:
   // The LibTorch module of each layer (null for parameter-free layers).
@@ -62,12 +65,24 @@ TORCH_MODULE(PolicyValueNet);
 PolicyValueNet make_model(const ModelConfig& config, const ModelIdentity& identity, uint64_t seed);
 
 // The network of model for inference in one of the forms of ServerConfig::form
-// (net/spec/server_config.h): "folded" and "channels_last" are eval-mode copies
-// with every batch norm folded into its convolution once, the latter with its
-// convolution weights (hence activations) in NHWC order; "unfolded" is model
-// itself in eval mode. The same outputs as model in eval mode (within float
-// rounding), on model's device; throws Error on another form.
+// (net/spec/server_config.h), each an eval-mode copy with every batch norm
+// folded into its convolution once: "folded" runs the layer list eagerly;
+// "channels_last" too, with its convolution weights (hence activations) in
+// NHWC order; "frozen" runs the TorchScript of the layer list (the export's,
+// net/export.h) frozen and optimised for inference (constant weights,
+// oneDNN convolutions with fused ReLU and add where LibTorch has them);
+// "unfolded" is model itself in eval mode. The same outputs as model in eval
+// mode (within float rounding), on model's device. "int8" (CPU only, a
+// variant of the registry) runs the convolutions in int8 (net/quantized.h),
+// calibrated on positions of the variant: close to the fp32 outputs, not
+// equal. Throws Error on another form.
 PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form = "folded");
+
+// Keeps freed memory in the process (glibc's mmap and trim thresholds raised,
+// once, process-wide) so that the activations a network allocates and frees
+// every batch are not returned to the system and faulted in again;
+// inference_model calls it.
+void keep_freed_memory();
 
 // The device of a name: "cpu" or "cuda:N" (throws Error when CUDA is not available).
 torch::Device parse_device(const std::string& name);

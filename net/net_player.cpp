@@ -23,7 +23,8 @@ class ServerRegistry {
   std::shared_ptr<InferenceServer> get(const Game& game, const ServerConfig& config,
                                        const std::string& model) {
     std::lock_guard<std::mutex> lock(m_);
-    const std::string key = game.id() + "|" + model + (config.random_symmetry ? "|symmetry" : "");
+    const std::string key =
+        game.id() + "|" + model + "|" + config.form + (config.random_symmetry ? "|symmetry" : "");
     std::shared_ptr<InferenceServer> server = servers_[key].lock();
     if (!server) {
       server = std::make_shared<InferenceServer>(game, config, model);
@@ -55,6 +56,7 @@ void register_net_players(const ServerConfig& config) {
     if (symmetry != "true" && symmetry != "false")
       throw Error("net player: symmetry must be true or false");
     server.random_symmetry = symmetry == "true";
+    server.form = options.take("form", config.form);  // checked when the server loads the model
     SearchConfig search = ctx.search;
     apply_search_options(options, search);
     return std::make_unique<SearchPlayer>(registry.get(*ctx.game, server, model), search, ctx.seed);

@@ -4,6 +4,7 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <chrono>
 #include <cmath>
@@ -32,8 +33,22 @@ struct Ticket {
   std::function<void()> done;  // called once every request is answered (before the caller wakes)
   std::condition_variable cv;
   int remaining = 0;
-  std::string error;  // set when the network failed on a batch
+  std::atomic<bool> answered{false};  // remaining reached 0 (read without the lock by a spinner)
+  std::string error;                  // set when the network failed on a batch
 };
+
+// How long a lone caller and the worker serving it spin before they sleep:
+// a lone search sends its next batch within a fraction of a millisecond of
+// the last answer, and a batch of a few positions takes about a millisecond,
+// while waking a sleeping thread costs tens of microseconds each way.
+constexpr auto kLoneSpin = std::chrono::microseconds(2000);
+
+// Spins (yielding the core) until ready() or for at most kLoneSpin.
+template <class Ready>
+void spin_until(Ready ready) {
+  const auto until = std::chrono::steady_clock::now() + kLoneSpin;
+  while (!ready() && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+}
 
 struct Request {
   std::vector<float> input;       // channels x H x W
@@ -108,8 +123,10 @@ struct InferenceServer::Impl {
   std::condition_variable cv;
   std::deque<Request*> queue;
   bool stopping = false;
-  int attached = 0;  // callers attached (guarded by m)
-  int waiting = 0;   // evaluate calls queued and not yet answered (guarded by m)
+  int attached = 0;                  // callers attached (guarded by m)
+  std::atomic<int> attached_now{0};  // its value, for spinners without the lock
+  std::atomic<int> queued{0};        // queue.size(), likewise
+  int waiting = 0;                   // evaluate calls queued and not yet answered (guarded by m)
   std::vector<std::thread> workers;
 
   // Nobody else can add to a batch: every attached caller waits on the server.
@@ -131,6 +148,11 @@ struct InferenceServer::Impl {
       batch.clear();
       {
         std::unique_lock<std::mutex> lock(m);
+        if (queue.empty() && attached_now.load() == 1) {
+          lock.unlock();  // a lone caller: its next batch comes soon
+          spin_until([&] { return queued.load() > 0; });
+          lock.lock();
+        }
         cv.wait(lock, [&] { return stopping || !queue.empty(); });
         if (stopping && queue.empty()) return;
         const auto deadline =
@@ -142,6 +164,7 @@ struct InferenceServer::Impl {
           batch.push_back(queue.front());
           queue.pop_front();
         }
+        queued = int(queue.size());
       }
       try {
         run_batch(batch);
@@ -157,6 +180,7 @@ struct InferenceServer::Impl {
     if (!error.empty()) r.ticket->error = error;
     if (--r.ticket->remaining == 0) {
       if (r.ticket->done) r.ticket->done();
+      r.ticket->answered = true;
       r.ticket->cv.notify_all();
     }
   }
@@ -294,9 +318,11 @@ void InferenceServer::evaluate(const std::vector<const GameState*>& states,
   {
     std::lock_guard<std::mutex> lock(s.m);
     for (Request* r : misses) s.queue.push_back(r);
+    s.queued = int(s.queue.size());
     ++s.waiting;
   }
   s.cv.notify_all();
+  if (s.attached_now.load() == 1) spin_until([&] { return ticket.answered.load(); });
   std::unique_lock<std::mutex> lock(ticket.m);
   ticket.cv.wait(lock, [&] { return ticket.remaining == 0; });
   if (!ticket.error.empty()) throw Error(ticket.error);
@@ -304,13 +330,13 @@ void InferenceServer::evaluate(const std::vector<const GameState*>& states,
 
 void InferenceServer::attach() {
   std::lock_guard<std::mutex> lock(impl_->m);
-  ++impl_->attached;
+  impl_->attached_now = ++impl_->attached;
 }
 
 void InferenceServer::detach() {
   {
     std::lock_guard<std::mutex> lock(impl_->m);
-    --impl_->attached;
+    impl_->attached_now = --impl_->attached;
   }
   impl_->cv.notify_all();  // the callers left may all be waiting now
 }
@@ -329,25 +355,29 @@ int InferenceServer::generation() const { return impl_->generation; }
 
 double InferenceServer::measure_evals_per_s(int batch, double seconds) {
   Impl& s = *impl_;
-  double rate = 0.0;
-  std::thread worker([&] {
-    at::set_num_threads(s.config.threads_per_worker);
-    c10::InferenceMode guard;
-    const torch::Tensor x =
-        torch::rand({batch, s.spec.channels(), s.spec.height, s.spec.width}).to(s.device);
-    for (int i = 0; i < 2; ++i) s.model->forward(x);
-    int iters = 0;
-    double elapsed = 0.0;
-    const auto start = std::chrono::steady_clock::now();
-    while (elapsed < seconds || iters < 3) {
-      s.model->forward(x).policy.to(torch::kCPU);
-      ++iters;
-      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
-    rate = batch * iters / elapsed;
-  });
-  worker.join();
-  return rate;
+  std::vector<double> rates(size_t(s.config.workers), 0.0);
+  std::vector<std::thread> threads;
+  for (int w = 0; w < s.config.workers; ++w)
+    threads.emplace_back([&, w] {
+      at::set_num_threads(s.config.threads_per_worker);
+      c10::InferenceMode guard;
+      const torch::Tensor x =
+          torch::rand({batch, s.spec.channels(), s.spec.height, s.spec.width}).to(s.device);
+      for (int i = 0; i < 3; ++i) s.model->forward(x);
+      int iters = 0;
+      double elapsed = 0.0;
+      const auto start = std::chrono::steady_clock::now();
+      while (elapsed < seconds || iters < 3) {
+        s.model->forward(x).policy.to(torch::kCPU);
+        ++iters;
+        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      }
+      rates[size_t(w)] = batch * iters / elapsed;
+    });
+  for (std::thread& t : threads) t.join();
+  double total = 0.0;
+  for (double r : rates) total += r;
+  return total;
 }
 
 const ModelIdentity& InferenceServer::identity() const { return impl_->model->identity; }

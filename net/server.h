@@ -44,8 +44,9 @@ class InferenceServer : public Evaluator {
   ServerStats stats() const;
   void reset_stats();
   int generation() const;  // of the checkpoint (0 for a fresh model)
-  // Network evaluations/s on random inputs of this batch size, run on a
-  // thread laid out like a worker (the ceiling self-play is measured against).
+  // Network evaluations/s on random inputs of this batch size, run on threads
+  // laid out like the workers, all at once (the ceiling self-play is measured
+  // against: with 2 workers, what both together evaluate).
   double measure_evals_per_s(int batch, double seconds);
   const ModelIdentity& identity() const;
   // The network input of a state exactly as evaluate() builds it before any

@@ -22,13 +22,15 @@ Values to_values(const V& v, int players) {
 
 }  // namespace
 
-Search::Search(Evaluator& evaluator, const SearchConfig& config, uint64_t seed)
-    : evaluator_(evaluator), config_(config), rng_(seed) {
+Search::Search(Evaluator& evaluator, const SearchConfig& config, uint64_t seed, Attach attach)
+    : evaluator_(evaluator), attach_(attach), config_(config), rng_(seed) {
   validate(config_);
-  evaluator_.attach();
+  if (attach_ == Attach::Lifetime) evaluator_.attach();
 }
 
-Search::~Search() { evaluator_.detach(); }
+Search::~Search() {
+  if (attach_ == Attach::Lifetime) evaluator_.detach();
+}
 
 void Search::set_root(const GameState& state) {
   VZERO_CHECK(state.num_players() <= kMaxSeats, "search supports at most 4 players");
@@ -302,6 +304,16 @@ SearchResult Search::run(int simulations) {
   VZERO_CHECK(state_ != nullptr, "search: run before set_root");
   VZERO_CHECK(!state_->is_terminal(), "search: the game is over");
   if (simulations <= 0) simulations = config_.simulations;
+  // Attach::WhileRunning: a caller of the evaluator until this call returns (or throws).
+  struct Attached {
+    Evaluator* evaluator;
+    explicit Attached(Evaluator* e) : evaluator(e) {
+      if (evaluator) evaluator->attach();
+    }
+    ~Attached() {
+      if (evaluator) evaluator->detach();
+    }
+  } attached(attach_ == Attach::WhileRunning ? &evaluator_ : nullptr);
   SearchResult r;
 
   if (!root_->expanded && !root_->proven) {

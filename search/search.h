@@ -35,9 +35,18 @@ struct SearchResult {
   int evaluations = 0;       // positions sent to the evaluator by this call
 };
 
+// When a search counts as a caller of its evaluator (Evaluator::attach): for
+// its whole life (self-play, where a game's next search follows at once; the
+// UCI engine's searches, which have their server to themselves), or only
+// inside run() (match players, which wait between moves for an opponent that
+// may share their server), so that a batching evaluator never waits for a
+// search that is not searching.
+enum class Attach { Lifetime, WhileRunning };
+
 class Search {
  public:
-  Search(Evaluator& evaluator, const SearchConfig& config, uint64_t seed);
+  Search(Evaluator& evaluator, const SearchConfig& config, uint64_t seed,
+         Attach attach = Attach::Lifetime);
   ~Search();
 
   // Starts from a copy of state (with its history), dropping any tree.
@@ -89,6 +98,7 @@ class Search {
   float c_puct(int visits) const;
 
   Evaluator& evaluator_;
+  Attach attach_;
   SearchConfig config_;
   std::mt19937_64 rng_;
   std::unique_ptr<GameState> state_;  // the root position; playouts apply and undo on it

@@ -253,3 +253,23 @@ TEST_CASE(
   const RunConfig other = parse_run_config("variant = \"attrition\"\nseed = 5\n", "test config");
   CHECK_THROWS_WITH(RunFolder(dir.string()).prepare(other), Catch::Contains("another config"));
 }
+
+TEST_CASE("run folder: a run resumes after an [inference] change of speed, not of data", "[loop]") {
+  const fs::path dir = vzero::testing::temp_dir("loop-inference-identity");
+  const RunConfig config = parse_run_config("variant = \"attrition\"\nseed = 4\n", "test config");
+  CHECK_NOTHROW(RunFolder(dir.string()).prepare(config));
+  // Another form, batching and thread layout: the same run, and the folder takes the new values.
+  const RunConfig faster = parse_run_config(
+      "variant = \"attrition\"\nseed = 4\n[inference]\nform = \"unfolded\"\nworkers = 2\n"
+      "threads_per_worker = 2\nmax_batch = 64\nmax_wait_us = 10\ncache_entries = 0\n",
+      "test config");
+  REQUIRE(faster.resolved != config.resolved);
+  CHECK_NOTHROW(RunFolder(dir.string()).prepare(faster));
+  CHECK(read_text_file((dir / "config.toml").string()) == faster.resolved);
+  CHECK_NOTHROW(RunFolder(dir.string()).prepare(config));
+  // Symmetric views change the positions the network sees: another run.
+  const RunConfig views = parse_run_config(
+      "variant = \"attrition\"\nseed = 4\n[inference]\nrandom_symmetry = true\n", "test config");
+  CHECK_THROWS_WITH(RunFolder(dir.string()).prepare(views), Catch::Contains("another config"));
+  fs::remove_all(dir);
+}

@@ -32,26 +32,20 @@ namespace {
 // worker.
 constexpr auto kStaleTemporary = std::chrono::minutes(10);
 
-// The run a resolved config describes, without the settings of where and how fast a role
-// runs, which differ between hosts (device, threads, games in flight, batching, cache), and
-// without the number of generations, which a restart may raise.
+// The run a resolved config describes, without the settings of where and how
+// fast a role runs, which differ between hosts (device, threads, games in
+// flight, the [inference] keys of speed: batching, cache, form), and without
+// the number of generations, which a restart may raise.
 std::string role_identity(const std::string& resolved) {
-  static const std::set<std::string> placement = {"/device",
-                                                  "selfplay/parallel_games",
-                                                  "inference/max_batch",
-                                                  "inference/max_wait_us",
-                                                  "inference/workers",
-                                                  "inference/threads_per_worker",
-                                                  "inference/cache_entries",
-                                                  "inference/device",
-                                                  "train/threads",
-                                                  "loop/generations"};
+  static const std::set<std::string> placement = {"/device", "selfplay/parallel_games",
+                                                  "train/threads", "loop/generations"};
   std::istringstream in(resolved);
   std::string line, table, out;
   while (std::getline(in, line)) {
     if (!line.empty() && line.front() == '[') table = line.substr(1, line.find(']') - 1);
     const std::string key = line.substr(0, line.find(" = "));
-    if (!placement.count(table + "/" + key)) out += line + "\n";
+    if (!placement.count(table + "/" + key) && !(table == "inference" && inference_speed_key(key)))
+      out += line + "\n";
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "game/builtin/games.h"
+#include "net/spec/server_config.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -20,12 +21,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The resolved config without the number of generations, which a restart may raise.
+// The resolved config without the number of generations, which a restart may
+// raise, and without the [inference] keys that set only speed (a run resumes
+// under another form, batching or thread layout).
 std::string identity_of(const std::string& resolved) {
   std::istringstream in(resolved);
-  std::string line, out;
-  while (std::getline(in, line))
-    if (line.rfind("generations = ", 0) != 0) out += line + "\n";
+  std::string line, table, out;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.front() == '[') table = line.substr(1, line.find(']') - 1);
+    const std::string key = line.substr(0, line.find(" = "));
+    if (line.rfind("generations = ", 0) == 0 || (table == "inference" && inference_speed_key(key)))
+      continue;
+    out += line + "\n";
+  }
   return out;
 }
 

@@ -13,11 +13,18 @@ ServerConfig read_server_config(TomlReader& in, ServerConfig c) {
   c.cache_entries = in.get_range("cache_entries", c.cache_entries, 0, 100000000);
   c.device = in.get<std::string>("device", c.device);
   c.form = in.get<std::string>("form", c.form);
-  check(c.form == "folded" || c.form == "channels_last" || c.form == "unfolded",
-        "[inference] form = '" + c.form + "': expected folded, channels_last or unfolded");
+  check(c.form == "frozen" || c.form == "folded" || c.form == "channels_last" || c.form == "int8" ||
+            c.form == "unfolded",
+        "[inference] form = '" + c.form +
+            "': expected frozen, folded, channels_last, int8 or unfolded");
   c.random_symmetry = in.get<bool>("random_symmetry", c.random_symmetry);
   in.finish();
   return c;
+}
+
+bool inference_speed_key(const std::string& key) {
+  return key == "max_batch" || key == "max_wait_us" || key == "workers" ||
+         key == "threads_per_worker" || key == "cache_entries" || key == "device" || key == "form";
 }
 
 }  // namespace vzero

@@ -15,11 +15,18 @@ struct ServerConfig {
   int threads_per_worker = 1;    // intra-op threads of each worker (at::set_num_threads)
   int cache_entries = 200000;    // 0 turns the cache off
   std::string device = "cpu";    // cpu or cuda:N
-  std::string form = "folded";   // the network's inference form (net/model.h inference_model):
-                                 // folded, channels_last or unfolded
+  std::string form = "frozen";   // the network's inference form (net/model.h inference_model):
+                                 // frozen, folded, channels_last, int8 or unfolded
   bool random_symmetry = false;  // show each position through one of the variant's declared board
                                  // symmetries, drawn from the position's hash (so repeatable)
 };
 ServerConfig read_server_config(TomlReader& in, ServerConfig defaults = {});
+
+// Whether an [inference] key only sets how fast positions are evaluated, not
+// what a run's data is (batching, waits, threads, cache, device, form: every
+// key but random_symmetry), so that a run folder resumes under another value.
+// The forms give the same outputs within float rounding, except int8, which
+// is left out all the same (net/README.md).
+bool inference_speed_key(const std::string& key);
 
 }  // namespace vzero

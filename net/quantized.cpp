@@ -1,0 +1,243 @@
+// The int8 inference form: quantized convolutions through LibTorch's
+// quantized operators (called through the dispatcher, boxed).
+#include "net/quantized.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/error.h"
+
+namespace vzero {
+
+namespace {
+
+torch::Tensor tensor_of(const FloatTensor& t) {
+  return torch::from_blob(const_cast<float*>(t.data.data()), t.shape).clone();
+}
+
+// The quantized operators used, found once.
+struct Ops {
+  c10::OperatorHandle conv, conv_relu, add, add_relu, prepack;
+  static const Ops& get() {
+    static const Ops ops = [] {
+      c10::Dispatcher& d = c10::Dispatcher::singleton();
+      return Ops{d.findSchemaOrThrow("quantized::conv2d", "new"),
+                 d.findSchemaOrThrow("quantized::conv2d_relu", "new"),
+                 d.findSchemaOrThrow("quantized::add", ""),
+                 d.findSchemaOrThrow("quantized::add_relu", ""),
+                 d.findSchemaOrThrow("quantized::conv2d_prepack", "")};
+    }();
+    return ops;
+  }
+};
+
+// The result of operator op called with args.
+c10::IValue call(const c10::OperatorHandle& op, std::vector<c10::IValue> args) {
+  std::vector<c10::IValue> stack(std::move(args));
+  op.callBoxed(&stack);
+  return stack.front();
+}
+
+// An affine quint8 scale and zero point covering [lo, hi] (and 0).
+struct QParams {
+  double scale = 1.0;
+  int64_t zero_point = 0;
+};
+QParams covering(float lo, float hi) {
+  lo = std::min(lo, 0.0f);
+  hi = std::max(hi, 0.0f);
+  const double scale = std::max(double(hi - lo) / 255.0, 1e-8);
+  return {scale, std::clamp<int64_t>(std::llround(-lo / scale), 0, 255)};
+}
+
+struct Int8Net {
+  NetworkGraph g;
+  std::vector<torch::Tensor> weight, bias;  // fp32 parameters by layer (Conv for calibration,
+                                            // Linear), Gather's index
+  std::vector<c10::IValue> packed;          // Conv: int8 weights packed for the engine
+  std::vector<bool> fused;                  // Conv/Add: the ReLU that alone reads it runs inside it
+  std::vector<int> fused_into;              // Relu fused into its input: that layer (else -1)
+  std::vector<bool> quantized;              // the layer's output is a quint8 tensor
+  std::vector<QParams> out;                 // quantized outputs: their scale and zero point
+  std::vector<std::pair<float, float>> range;  // each layer's calibrated fp32 output range
+  std::pair<float, float> input_range;         // the calibration inputs' range
+  std::vector<int> last_use;
+
+  // Every layer's output for x; quantize: the int8 plan (else fp32, ranges recorded).
+  NetOutput run(const torch::Tensor& x, bool quantize);
+};
+
+NetOutput Int8Net::run(const torch::Tensor& x, bool quantize) {
+  std::vector<torch::Tensor> t(g.layers.size());
+  if (!quantize) input_range = {x.min().item<float>(), x.max().item<float>()};
+  const auto fp32 = [](const torch::Tensor& v) { return v.is_quantized() ? v.dequantize() : v; };
+  for (size_t i = 0; i < g.layers.size(); ++i) {
+    const Layer& l = g.layers[i];
+    const auto in = [&](int k) -> const torch::Tensor& {
+      return l.inputs[size_t(k)] == kNetworkInput ? x : t[size_t(l.inputs[size_t(k)])];
+    };
+    const bool q = quantize && quantized[i];
+    switch (l.kind) {
+      case LayerKind::Conv:
+        if (q) {
+          torch::Tensor a = in(0);
+          if (!a.is_quantized()) {
+            const int src = l.inputs[0];
+            const auto [lo, hi] = src == kNetworkInput ? input_range : range[size_t(src)];
+            const QParams p = covering(lo, hi);
+            a = torch::quantize_per_tensor(a.contiguous(), p.scale, p.zero_point, torch::kQUInt8);
+          }
+          t[i] = call(fused[i] ? Ops::get().conv_relu : Ops::get().conv,
+                      {a, packed[i], out[i].scale, out[i].zero_point})
+                     .toTensor();
+        } else {
+          t[i] = torch::conv2d(fp32(in(0)), weight[i], bias[i], 1, l.kernel / 2);
+        }
+        break;
+      case LayerKind::BatchNorm:
+        throw Error("int8 form: batch norm '" + l.name + "' was not folded");
+      case LayerKind::Relu:
+        t[i] = fused_into[i] >= 0 && quantize ? in(0) : torch::relu(in(0));
+        break;
+      case LayerKind::Tanh:
+        t[i] = torch::tanh(fp32(in(0)));
+        break;
+      case LayerKind::Softplus:
+        t[i] = torch::softplus(fp32(in(0)));
+        break;
+      case LayerKind::Add:
+        if (q && in(0).is_quantized() && in(1).is_quantized())
+          t[i] = call(fused[i] ? Ops::get().add_relu : Ops::get().add,
+                      {in(0), in(1), out[i].scale, out[i].zero_point})
+                     .toTensor();
+        else
+          t[i] = fp32(in(0)) + fp32(in(1));
+        break;
+      case LayerKind::GlobalPool: {
+        const torch::Tensor a = fp32(in(0));
+        t[i] = torch::cat({a.mean({2, 3}), a.amax({2, 3})}, 1);
+        break;
+      }
+      case LayerKind::ChannelBias:
+        t[i] = fp32(in(0)) + fp32(in(1)).unsqueeze(2).unsqueeze(3);
+        break;
+      case LayerKind::Flatten:
+        t[i] = fp32(in(0)).flatten(1);
+        break;
+      case LayerKind::Linear:
+        t[i] = torch::linear(fp32(in(0)), weight[i], bias[i]);
+        break;
+      case LayerKind::Gather:
+        t[i] = fp32(in(0)).flatten(1).index_select(1, weight[i]);
+        break;
+      case LayerKind::WdlValues: {
+        const torch::Tensor p = torch::softmax(fp32(in(0)), 1), v = p.select(1, 0) - p.select(1, 2);
+        t[i] = torch::stack({v, -v}, 1);
+        break;
+      }
+    }
+    if (!quantize) {
+      const torch::Tensor v = fp32(t[i]);
+      range[i] = {v.min().item<float>(), v.max().item<float>()};
+    }
+    for (int k : l.inputs)
+      if (k != kNetworkInput && last_use[size_t(k)] == int(i)) t[size_t(k)] = torch::Tensor();
+  }
+  NetOutput o;
+  for (const NetworkOutput& n : g.outputs) o.at(n.name) = fp32(t[size_t(n.layer)]);
+  return o;
+}
+
+// Picks a quantized engine of this LibTorch: onednn (x86), else qnnpack.
+void choose_engine() {
+  const auto& engines = at::globalContext().supportedQEngines();
+  for (at::QEngine e : {at::QEngine::ONEDNN, at::QEngine::QNNPACK})
+    if (std::find(engines.begin(), engines.end(), e) != engines.end()) {
+      at::globalContext().setQEngine(e);
+      return;
+    }
+  throw Error("int8 form: this LibTorch has no quantized engine (onednn or qnnpack)");
+}
+
+}  // namespace
+
+std::function<NetOutput(const torch::Tensor&)> int8_forward(const NetworkGraph& g, const Weights& w,
+                                                            const torch::Tensor& calibration) {
+  auto net = std::make_shared<Int8Net>();
+  net->g = g;
+  const size_t n = g.layers.size();
+  net->weight.resize(n);
+  net->bias.resize(n);
+  net->packed.resize(n);
+  net->fused.assign(n, false);
+  net->fused_into.assign(n, -1);
+  net->quantized.assign(n, false);
+  net->out.resize(n);
+  net->range.resize(n);
+  net->last_use = g.last_uses();
+  // How many layers read each layer (an output counts as a reader).
+  std::vector<int> readers(n, 0);
+  for (const Layer& l : g.layers)
+    for (int k : l.inputs)
+      if (k != kNetworkInput) ++readers[size_t(k)];
+  for (const NetworkOutput& o : g.outputs) ++readers[size_t(o.layer)];
+  for (size_t i = 0; i < n; ++i) {
+    const Layer& l = g.layers[i];
+    if (l.kind == LayerKind::Conv || l.kind == LayerKind::Linear) {
+      net->weight[i] = tensor_of(w.at(l.name + ".weight"));
+      if (l.kind == LayerKind::Linear || l.bias) net->bias[i] = tensor_of(w.at(l.name + ".bias"));
+    }
+    if (l.kind == LayerKind::Gather) net->weight[i] = torch::tensor(l.index, torch::kLong);
+    if (l.kind == LayerKind::Conv) net->quantized[i] = true;
+    if (l.kind == LayerKind::Add)
+      net->quantized[i] = l.inputs[0] != kNetworkInput && l.inputs[1] != kNetworkInput &&
+                          net->quantized[size_t(l.inputs[0])] &&
+                          net->quantized[size_t(l.inputs[1])];
+    if (l.kind == LayerKind::Relu && l.inputs[0] != kNetworkInput) {
+      const size_t src = size_t(l.inputs[0]);
+      const LayerKind k = g.layers[src].kind;
+      if (net->quantized[src] && (k == LayerKind::Conv || k == LayerKind::Add) &&
+          readers[src] == 1) {
+        net->fused[src] = true;
+        net->fused_into[i] = int(src);
+      }
+      net->quantized[i] = net->quantized[src];
+    }
+  }
+  torch::NoGradGuard no_grad;
+  net->run(calibration, false);  // the fp32 ranges
+  choose_engine();
+  try {
+    for (size_t i = 0; i < n; ++i) {
+      const Layer& l = g.layers[i];
+      // A fused conv or add answers with its ReLU's range.
+      size_t ranged = i;
+      if (net->fused[i])
+        for (size_t j = i + 1; j < n; ++j)
+          if (net->fused_into[j] == int(i)) ranged = j;
+      if (net->quantized[i])
+        net->out[i] = covering(net->range[ranged].first, net->range[ranged].second);
+      if (l.kind != LayerKind::Conv) continue;
+      const torch::Tensor& wt = net->weight[i];
+      const torch::Tensor scales =
+          (wt.abs().amax({1, 2, 3}).to(torch::kDouble) / 127.0).clamp_min(1e-12);
+      const torch::Tensor qw = torch::quantize_per_channel(
+          wt, scales, torch::zeros({wt.size(0)}, torch::kLong), 0, torch::kQInt8);
+      const int64_t pad = l.kernel / 2;
+      net->packed[i] = call(Ops::get().prepack,
+                            {qw, net->bias[i].defined() ? c10::IValue(net->bias[i]) : c10::IValue(),
+                             std::vector<int64_t>{1, 1}, std::vector<int64_t>{pad, pad},
+                             std::vector<int64_t>{1, 1}, int64_t(1)});
+    }
+    for (size_t i = 0; i < n; ++i)  // a fused ReLU hands on its input's quantized output
+      if (net->fused_into[i] >= 0) net->out[i] = net->out[size_t(net->fused_into[i])];
+    net->run(calibration.narrow(0, 0, std::min<int64_t>(2, calibration.size(0))), true);
+  } catch (const c10::Error& err) {
+    throw Error(std::string("int8 form: ") + err.what_without_backtrace());
+  }
+  return [net](const torch::Tensor& x) { return net->run(x, true); };
+}
+
+}  // namespace vzero
