@@ -324,6 +324,11 @@ TEST_CASE("loop: init_model starts generation 0 and the trainer from a checkpoin
   CHECK(metrics_of(source)[0].mean_batch == 0.0);
   CHECK(metrics_of(dir)[0].mean_batch > 0.0);
   CHECK(metrics_of(dir)[0].train_steps == 10);
+  // A started run no longer needs the file: it resumes after the model is gone.
+  fs::remove(init);
+  std::ostringstream resumed;
+  run_loop({tiny_loop("init_model = \"" + init + "\"\n"), dir.string(), resumed});
+  CHECK(metrics_of(dir).size() == 2);
 
   // A checkpoint of another shape, and init_model with bootstrap_player, are refused.
   RunConfig other = tiny_loop("");

@@ -93,7 +93,8 @@ void save_candidate(const RunContext& run, int generation) {
 }
 
 void check_init_model(const RunContext& run) {
-  if (!run.config.loop.init_model.empty())
+  // Once gen-000 is written the run no longer reads the file (it may have been replaced or moved).
+  if (!run.config.loop.init_model.empty() && !fs::exists(run.folder.model_path(0)))
     Trainer(run.game, run.config, run.config.loop.init_model, nullptr, true);
 }
 

@@ -45,7 +45,7 @@ TrainOutcome run_training(const RunContext& run, const TrainRequest& request = {
 // (models/gen-NNN.pt).
 void save_candidate(const RunContext& run, int generation);
 // Throws Error unless loop.init_model is empty or a checkpoint of the run's variant and [model]
-// (checked before a run folder is written to).
+// (checked before a run folder is written to, and only until it holds gen-000).
 void check_init_model(const RunContext& run);
 // Writes models/gen-000.pt when the folder has none: the fresh model of [model] seeded by the
 // run's seed, or the weights of loop.init_model (then also the trainer's starting point).
