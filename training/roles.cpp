@@ -37,17 +37,7 @@ constexpr auto kStaleTemporary = std::chrono::minutes(10);
 // flight, the [inference] keys of speed: batching, cache, form), and without
 // the number of generations, which a restart may raise.
 std::string role_identity(const std::string& resolved) {
-  static const std::set<std::string> placement = {"/device", "selfplay/parallel_games",
-                                                  "train/threads", "loop/generations"};
-  std::istringstream in(resolved);
-  std::string line, table, out;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.front() == '[') table = line.substr(1, line.find(']') - 1);
-    const std::string key = line.substr(0, line.find(" = "));
-    if (!placement.count(table + "/" + key) && !(table == "inference" && inference_speed_key(key)))
-      out += line + "\n";
-  }
-  return out;
+  return run_identity(resolved, {"/device", "selfplay/parallel_games", "train/threads"});
 }
 
 // Writes text to path under a temporary name of this process, then renames it

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -20,22 +21,6 @@ namespace vzero {
 namespace fs = std::filesystem;
 
 namespace {
-
-// The resolved config without the number of generations, which a restart may
-// raise, and without the [inference] keys that set only speed (a run resumes
-// under another form, batching or thread layout).
-std::string identity_of(const std::string& resolved) {
-  std::istringstream in(resolved);
-  std::string line, table, out;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.front() == '[') table = line.substr(1, line.find(']') - 1);
-    const std::string key = line.substr(0, line.find(" = "));
-    if (line.rfind("generations = ", 0) == 0 || (table == "inference" && inference_speed_key(key)))
-      continue;
-    out += line + "\n";
-  }
-  return out;
-}
 
 // Splits a CSV line (no quoting: the folder's tables hold numbers only).
 std::vector<std::string> split_cells(const std::string& line) {
@@ -287,6 +272,19 @@ std::string RunFolder::role_dir(const std::string& role) const {
 
 FolderLock RunFolder::lock() const { return FolderLock(dir_, "run folder"); }
 
+std::string run_identity(const std::string& resolved, const std::set<std::string>& also_without) {
+  std::istringstream in(resolved);
+  std::string line, table, out;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.front() == '[') table = line.substr(1, line.find(']') - 1);
+    const std::string key = line.substr(0, line.find(" = "));
+    const bool speed = table == "inference" && inference_speed_key(key);
+    if (!speed && table + "/" + key != "loop/generations" && !also_without.count(table + "/" + key))
+      out += line + "\n";
+  }
+  return out;
+}
+
 void RunFolder::prepare(const RunConfig& config) const {
   const fs::path d(dir_), shards(shards_dir()), models(models_dir());
   fs::create_directories(shards);
@@ -302,8 +300,8 @@ void RunFolder::prepare(const RunConfig& config) const {
   const std::string cfg = config_path();
   // The stored config is read again by this build, so that keys added since take their
   // defaults and a run goes on across versions.
-  if (fs::exists(cfg) && identity_of(parse_run_config(read_text_file(cfg), cfg).resolved) !=
-                             identity_of(config.resolved))
+  if (fs::exists(cfg) && run_identity(parse_run_config(read_text_file(cfg), cfg).resolved) !=
+                             run_identity(config.resolved))
     throw Error("run folder '" + dir_ + "' holds a run of another config (" + cfg +
                 "); use a new folder or the same config");
   write_text_file(cfg, config.resolved);

@@ -11,6 +11,7 @@
 #include <iosfwd>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -199,6 +200,12 @@ class GenerationProgress {
 // What every step of a run works with: its config, its folder, the game of
 // config.variant and the log its progress goes to. The config and the log
 // must outlive it.
+// The run a resolved config describes: its lines without the number of generations (a restart
+// may raise it), the [inference] keys that set only speed (a run resumes under another form,
+// batching or thread layout), and the "table/key" entries of also_without.
+std::string run_identity(const std::string& resolved,
+                         const std::set<std::string>& also_without = {});
+
 struct RunContext {
   // The run of config in the folder dir, logging to log.
   RunContext(const RunConfig& config, const std::string& dir, std::ostream& log);
