@@ -6,6 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <tuple>
 
 #include "util/error.h"
 
@@ -56,7 +60,6 @@ struct Int8Net {
   NetworkGraph g;
   std::vector<torch::Tensor> weight, bias;  // fp32 parameters by layer (Conv for calibration,
                                             // Linear), Gather's index
-  std::vector<c10::IValue> packed;          // Conv: int8 weights packed for the engine
   std::vector<bool> fused;                  // Conv/Add: the ReLU that alone reads it runs inside it
   std::vector<int> fused_into;              // Relu fused into its input: that layer (else -1)
   std::vector<bool> quantized;              // the layer's output is a quint8 tensor
@@ -65,11 +68,15 @@ struct Int8Net {
   std::pair<float, float> input_range;         // the calibration inputs' range
   std::vector<int> last_use;
 
-  // Every layer's output for x; quantize: the int8 plan (else fp32, ranges recorded).
-  NetOutput run(const torch::Tensor& x, bool quantize);
+  // The convolutions' int8 weights packed for the engine (by layer), on the calling thread.
+  std::vector<c10::IValue> pack() const;
+  // Every layer's output for x: with packed, the int8 plan; without, fp32 with the ranges
+  // recorded (calibration).
+  NetOutput run(const torch::Tensor& x, const std::vector<c10::IValue>* packed);
 };
 
-NetOutput Int8Net::run(const torch::Tensor& x, bool quantize) {
+NetOutput Int8Net::run(const torch::Tensor& x, const std::vector<c10::IValue>* packed) {
+  const bool quantize = packed != nullptr;
   std::vector<torch::Tensor> t(g.layers.size());
   if (!quantize) input_range = {x.min().item<float>(), x.max().item<float>()};
   const auto fp32 = [](const torch::Tensor& v) { return v.is_quantized() ? v.dequantize() : v; };
@@ -90,7 +97,7 @@ NetOutput Int8Net::run(const torch::Tensor& x, bool quantize) {
             a = torch::quantize_per_tensor(a.contiguous(), p.scale, p.zero_point, torch::kQUInt8);
           }
           t[i] = call(fused[i] ? Ops::get().conv_relu : Ops::get().conv,
-                      {a, packed[i], out[i].scale, out[i].zero_point})
+                      {a, (*packed)[i], out[i].scale, out[i].zero_point})
                      .toTensor();
         } else {
           t[i] = torch::conv2d(fp32(in(0)), weight[i], bias[i], 1, l.kernel / 2);
@@ -161,16 +168,14 @@ void choose_engine() {
   throw Error("int8 form: this LibTorch has no quantized engine (onednn or qnnpack)");
 }
 
-}  // namespace
-
-std::function<NetOutput(const torch::Tensor&)> int8_forward(const NetworkGraph& g, const Weights& w,
-                                                            const torch::Tensor& calibration) {
+// The int8 plan of folded layer list g: ranges calibrated, weights packed and run once.
+std::shared_ptr<Int8Net> build_int8(const NetworkGraph& g, const Weights& w,
+                                    const torch::Tensor& calibration) {
   auto net = std::make_shared<Int8Net>();
   net->g = g;
   const size_t n = g.layers.size();
   net->weight.resize(n);
   net->bias.resize(n);
-  net->packed.resize(n);
   net->fused.assign(n, false);
   net->fused_into.assign(n, -1);
   net->quantized.assign(n, false);
@@ -207,37 +212,95 @@ std::function<NetOutput(const torch::Tensor&)> int8_forward(const NetworkGraph& 
     }
   }
   torch::NoGradGuard no_grad;
-  net->run(calibration, false);  // the fp32 ranges
+  net->run(calibration, nullptr);  // the fp32 ranges
   choose_engine();
-  try {
-    for (size_t i = 0; i < n; ++i) {
-      const Layer& l = g.layers[i];
-      // A fused conv or add answers with its ReLU's range.
-      size_t ranged = i;
-      if (net->fused[i])
-        for (size_t j = i + 1; j < n; ++j)
-          if (net->fused_into[j] == int(i)) ranged = j;
-      if (net->quantized[i])
-        net->out[i] = covering(net->range[ranged].first, net->range[ranged].second);
-      if (l.kind != LayerKind::Conv) continue;
-      const torch::Tensor& wt = net->weight[i];
-      const torch::Tensor scales =
-          (wt.abs().amax({1, 2, 3}).to(torch::kDouble) / 127.0).clamp_min(1e-12);
-      const torch::Tensor qw = torch::quantize_per_channel(
-          wt, scales, torch::zeros({wt.size(0)}, torch::kLong), 0, torch::kQInt8);
-      const int64_t pad = l.kernel / 2;
-      net->packed[i] = call(Ops::get().prepack,
-                            {qw, net->bias[i].defined() ? c10::IValue(net->bias[i]) : c10::IValue(),
-                             std::vector<int64_t>{1, 1}, std::vector<int64_t>{pad, pad},
-                             std::vector<int64_t>{1, 1}, int64_t(1)});
-    }
-    for (size_t i = 0; i < n; ++i)  // a fused ReLU hands on its input's quantized output
-      if (net->fused_into[i] >= 0) net->out[i] = net->out[size_t(net->fused_into[i])];
-    net->run(calibration.narrow(0, 0, std::min<int64_t>(2, calibration.size(0))), true);
+  for (size_t i = 0; i < n; ++i) {
+    // A fused conv or add answers with its ReLU's range.
+    size_t ranged = i;
+    if (net->fused[i])
+      for (size_t j = i + 1; j < n; ++j)
+        if (net->fused_into[j] == int(i)) ranged = j;
+    if (net->quantized[i])
+      net->out[i] = covering(net->range[ranged].first, net->range[ranged].second);
+  }
+  for (size_t i = 0; i < n; ++i)  // a fused ReLU hands on its input's quantized output
+    if (net->fused_into[i] >= 0) net->out[i] = net->out[size_t(net->fused_into[i])];
+  try {  // this LibTorch refuses the model here or never
+    const std::vector<c10::IValue> packed = net->pack();
+    net->run(calibration.narrow(0, 0, std::min<int64_t>(2, calibration.size(0))), &packed);
   } catch (const c10::Error& err) {
     throw Error(std::string("int8 form: ") + err.what_without_backtrace());
   }
-  return [net](const torch::Tensor& x) { return net->run(x, true); };
+  return net;
+}
+
+std::vector<c10::IValue> Int8Net::pack() const {
+  std::vector<c10::IValue> packed(g.layers.size());
+  for (size_t i = 0; i < g.layers.size(); ++i) {
+    const Layer& l = g.layers[i];
+    if (l.kind != LayerKind::Conv) continue;
+    const torch::Tensor& wt = weight[i];
+    const torch::Tensor scales =
+        (wt.abs().amax({1, 2, 3}).to(torch::kDouble) / 127.0).clamp_min(1e-12);
+    const torch::Tensor qw = torch::quantize_per_channel(
+        wt, scales, torch::zeros({wt.size(0)}, torch::kLong), 0, torch::kQInt8);
+    const int64_t pad = l.kernel / 2;
+    packed[i] = call(Ops::get().prepack,
+                     {qw, bias[i].defined() ? c10::IValue(bias[i]) : c10::IValue(),
+                      std::vector<int64_t>{1, 1}, std::vector<int64_t>{pad, pad},
+                      std::vector<int64_t>{1, 1}, int64_t(1)});
+  }
+  return packed;
+}
+
+// One calibrated net run by many threads. LibTorch 1.13's oneDNN quantized convolution builds
+// (JIT-compiles) a primitive for every input shape other than the first one its packed weights
+// ran, and two inference workers doing so crashed within seconds (segfaults in oneDNN's kernel
+// generation, bad_alloc, heap corruption), even one call at a time. So every thread and every
+// batch size bucket (powers of two from 8) has its own packed weights, first run at that
+// bucket's shape, and a batch is padded to its bucket: after warm-up no primitive is built.
+struct Int8Runner {
+  std::shared_ptr<Int8Net> net;  // run with packed weights only reads it
+  std::mutex m;
+  std::map<std::tuple<std::thread::id, int64_t>, std::shared_ptr<const std::vector<c10::IValue>>>
+      packed;
+
+  NetOutput operator()(const torch::Tensor& x) {
+    const int64_t n = x.size(0);
+    int64_t bucket = 8;
+    while (bucket < n) bucket *= 2;
+    const auto key = std::make_tuple(std::this_thread::get_id(), bucket);
+    std::shared_ptr<const std::vector<c10::IValue>> mine;
+    {
+      std::lock_guard<std::mutex> lock(m);
+      mine = packed[key];
+    }
+    std::vector<int64_t> shape = x.sizes().vec();
+    shape[0] = bucket;
+    if (!mine) {
+      auto fresh = std::make_shared<std::vector<c10::IValue>>(net->pack());
+      net->run(torch::zeros(shape), fresh.get());  // the shape its primitives keep
+      mine = fresh;
+      std::lock_guard<std::mutex> lock(m);
+      packed[key] = mine;
+    }
+    const torch::Tensor padded =
+        bucket == n ? x : torch::cat({x, torch::zeros({bucket - n, shape[1], shape[2], shape[3]})});
+    NetOutput o = net->run(padded, mine.get());
+    if (bucket != n)
+      for (torch::Tensor* t : {&o.policy, &o.values, &o.wdl, &o.moves_left})
+        if (t->defined()) *t = t->narrow(0, 0, n);
+    return o;
+  }
+};
+
+}  // namespace
+
+std::function<NetOutput(const torch::Tensor&)> int8_forward(const NetworkGraph& g, const Weights& w,
+                                                            const torch::Tensor& calibration) {
+  auto runner = std::make_shared<Int8Runner>();
+  runner->net = build_int8(g, w, calibration);
+  return [runner](const torch::Tensor& x) { return (*runner)(x); };
 }
 
 }  // namespace vzero

@@ -256,7 +256,6 @@ InferenceServer::InferenceServer(const Game& game, const ServerConfig& config,
     impl_->generation = c.generation;
   }
   impl_->model->to(impl_->device);
-  check_int8_workers(config);
   impl_->model = inference_model(impl_->model, config.form);
   for (int w = 0; w < config.workers; ++w)
     impl_->workers.emplace_back([this] { impl_->worker_loop(); });

@@ -50,7 +50,6 @@ expect_error loop --run-dir "$tmp/loop1" --set loop.gate='"maybe"'
 expect_error loop --run-dir "$tmp/loop2" --set loop.anchors='["uci:cmd=/nonexistent/engine,depth=1"]'
 expect_error loop --run-dir "$tmp/loop3" --set loop.openings="\"$tmp/missing-openings.txt\""
 expect_error bench nn --variant chess --device cuda:7
-expect_error bench selfplay --variant losalamos --games 1 --set 'inference.form="int8"' --set inference.workers=2
 expect_error play --variant chess --opponent wizard
 expect_error play --variant chess --opponent net:model="$tmp/bad.pt"
 expect_error play --variant attrition-4p --seat 4

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -633,6 +634,54 @@ TEST_CASE("net: the int8 form stays close to fp32 on a golden set of the shipped
     CHECK(a.at(o.name).sizes() == b.at(o.name).sizes());
     CHECK(torch::isfinite(b.at(o.name)).all().item<bool>());
   }
+}
+
+TEST_CASE("net: two inference workers run the int8 form on batches of every size",
+          "[net][int8][server]") {
+  // Two workers on one int8 model crashed self-play within seconds (oneDNN building a primitive
+  // for each new batch shape: segfaults, bad_alloc). Four callers send 600 batches of 1 to 100
+  // positions of the shipped Los Alamos model; every answer equals the answer of a lone call.
+  const Game& game = game_by_id("losalamos");
+  ServerConfig config;
+  config.form = "int8";
+  config.workers = 2;
+  config.max_batch = 128;
+  config.max_wait_us = 200;
+  config.cache_entries = 0;
+  InferenceServer server(game, config, std::string(VZERO_MODELS_DIR) + "/losalamos.pt", {}, 1);
+  const auto states = sample_states(game, 100, 29);
+  std::vector<const GameState*> all;
+  for (const auto& s : states) all.push_back(s.get());
+  std::vector<Evaluation> want;
+  server.evaluate(all, want);
+  std::atomic<int> wrong{0}, failed{0};  // Catch assertions are not thread-safe
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 4; ++t)
+    callers.emplace_back([&, t] {
+      std::mt19937_64 rng(uint64_t(t) + 1);
+      std::vector<Evaluation> got;
+      for (int call = 0; call < 150; ++call) {
+        const size_t n = 1 + rng() % all.size(), first = rng() % (all.size() - n + 1);
+        try {
+          server.evaluate({all.begin() + long(first), all.begin() + long(first + n)}, got);
+        } catch (const std::exception&) {
+          ++failed;
+          continue;
+        }
+        for (size_t i = 0; i < n; ++i) {
+          const Evaluation &a = got[i], &b = want[first + i];
+          bool same = a.values.size() == b.values.size() && a.priors.size() == b.priors.size();
+          for (size_t k = 0; same && k < a.values.size(); ++k)
+            same = std::abs(a.values[k] - b.values[k]) < 1e-5f;
+          for (size_t k = 0; same && k < a.priors.size(); ++k)
+            same = std::abs(a.priors[k] - b.priors[k]) < 1e-5f;
+          if (!same) ++wrong;
+        }
+      }
+    });
+  for (std::thread& c : callers) c.join();
+  CHECK(failed == 0);
+  CHECK(wrong == 0);
 }
 
 TEST_CASE("net: a batch goes at once when every attached caller waits", "[net][server]") {

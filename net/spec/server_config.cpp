@@ -17,19 +17,9 @@ ServerConfig read_server_config(TomlReader& in, ServerConfig c) {
             c.form == "unfolded",
         "[inference] form = '" + c.form +
             "': expected frozen, folded, channels_last, int8 or unfolded");
-  check_int8_workers(c);
   c.random_symmetry = in.get<bool>("random_symmetry", c.random_symmetry);
   in.finish();
   return c;
-}
-
-void check_int8_workers(const ServerConfig& c) {
-  // Seen: self-play with two workers on one int8 model crashed within seconds (segfault,
-  // std::bad_alloc; cause open, net/README.md); with one worker it ran.
-  check(c.form != "int8" || c.workers == 1,
-        "[inference] form = 'int8' runs with one worker only (workers = 1, not " +
-            std::to_string(c.workers) +
-            "): with more, self-play crashed (cause open, net/README.md)");
 }
 
 bool inference_speed_key(const std::string& key) {

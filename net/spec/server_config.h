@@ -21,8 +21,6 @@ struct ServerConfig {
                                  // symmetries, drawn from the position's hash (so repeatable)
 };
 ServerConfig read_server_config(TomlReader& in, ServerConfig defaults = {});
-// Throws Error when form is int8 with more than one worker (which crashes).
-void check_int8_workers(const ServerConfig& config);
 
 // Whether an [inference] key only sets how fast positions are evaluated, not
 // what a run's data is (batching, waits, threads, cache, device, form: every
