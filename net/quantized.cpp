@@ -245,10 +245,10 @@ std::vector<c10::IValue> Int8Net::pack() const {
     const torch::Tensor qw = torch::quantize_per_channel(
         wt, scales, torch::zeros({wt.size(0)}, torch::kLong), 0, torch::kQInt8);
     const int64_t pad = l.kernel / 2;
-    packed[i] = call(Ops::get().prepack,
-                     {qw, bias[i].defined() ? c10::IValue(bias[i]) : c10::IValue(),
-                      std::vector<int64_t>{1, 1}, std::vector<int64_t>{pad, pad},
-                      std::vector<int64_t>{1, 1}, int64_t(1)});
+    packed[i] =
+        call(Ops::get().prepack, {qw, bias[i].defined() ? c10::IValue(bias[i]) : c10::IValue(),
+                                  std::vector<int64_t>{1, 1}, std::vector<int64_t>{pad, pad},
+                                  std::vector<int64_t>{1, 1}, int64_t(1)});
   }
   return packed;
 }
