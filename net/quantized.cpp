@@ -257,7 +257,7 @@ std::vector<c10::IValue> Int8Net::pack() const {
 // (JIT-compiles) a primitive for every input shape other than the first one its packed weights
 // ran, and two inference workers doing so crashed within seconds (segfaults in oneDNN's kernel
 // generation, bad_alloc, heap corruption), even one call at a time. So every thread and every
-// batch size bucket (powers of two from 8) has its own packed weights, first run at that
+// batch size bucket (8, then multiples of 16) has its own packed weights, first run at that
 // bucket's shape, and a batch is padded to its bucket: after warm-up no primitive is built.
 struct Int8Runner {
   std::shared_ptr<Int8Net> net;  // run with packed weights only reads it
@@ -267,8 +267,7 @@ struct Int8Runner {
 
   NetOutput operator()(const torch::Tensor& x) {
     const int64_t n = x.size(0);
-    int64_t bucket = 8;
-    while (bucket < n) bucket *= 2;
+    const int64_t bucket = n <= 8 ? 8 : (n + 15) / 16 * 16;
     const auto key = std::make_tuple(std::this_thread::get_id(), bucket);
     std::shared_ptr<const std::vector<c10::IValue>> mine;
     {
