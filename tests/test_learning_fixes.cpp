@@ -438,8 +438,7 @@ TEST_CASE("train.extra_symmetries: Parachute's left-right mirror is exact (symme
   uint64_t rng = 13;
   for (int game_no = 0; game_no < 30; ++game_no) {
     auto a = game.new_state(), b = game.new_state();
-    std::vector<uint8_t> pa(size_t(spec.planes) * spec.plane_size()), pb(pa.size()),
-        pm(pa.size());
+    std::vector<uint8_t> pa(size_t(spec.planes) * spec.plane_size()), pb(pa.size()), pm(pa.size());
     std::vector<float> sa(spec.scalars), sb(spec.scalars);
     while (!a->is_terminal()) {
       std::vector<int> mapped;
