@@ -639,7 +639,7 @@ TEST_CASE("net: the int8 form stays close to fp32 on a golden set of the shipped
 TEST_CASE("net: two inference workers run the int8 form on batches of every size",
           "[net][int8][server]") {
   // Two workers on one int8 model crashed self-play within seconds (oneDNN building a primitive
-  // for each new batch shape: segfaults, bad_alloc). Four callers send 600 batches of 1 to 100
+  // for each new batch shape: segfaults, bad_alloc). Four callers send 1,600 batches of 1 to 100
   // positions of the shipped Los Alamos model; every answer equals the answer of a lone call.
   const Game& game = game_by_id("losalamos");
   ServerConfig config;
@@ -660,7 +660,7 @@ TEST_CASE("net: two inference workers run the int8 form on batches of every size
     callers.emplace_back([&, t] {
       std::mt19937_64 rng(uint64_t(t) + 1);
       std::vector<Evaluation> got;
-      for (int call = 0; call < 150; ++call) {
+      for (int call = 0; call < 400; ++call) {
         const size_t n = 1 + rng() % all.size(), first = rng() % (all.size() - n + 1);
         try {
           server.evaluate({all.begin() + long(first), all.begin() + long(first + n)}, got);
