@@ -426,42 +426,6 @@ TEST_CASE("loop.measure_every and loop.saturated_score") {
   CHECK_THROWS_AS(parse_run_config("[loop]\nmeasure_every = 0\n", "test"), Error);
 }
 
-TEST_CASE("train.extra_symmetries: Parachute's left-right mirror is exact (symmetric start)") {
-  // The start (2nkn2 on 7 files, the same hands) is its own mirror image, no castling, no en
-  // passant: a game and its mirrored twin, played move for mirrored move, keep mirrored legal
-  // sets, inputs (the joker's imitation included) and results.
-  const Game& game = game_by_id("parachute");
-  const std::vector<BoardSymmetry> syms = board_symmetries(game, {"mirror-files"});
-  REQUIRE(syms.size() == 1);
-  const BoardSymmetry& m = syms[0];
-  const EncodingSpec& spec = game.encoding();
-  uint64_t rng = 13;
-  for (int game_no = 0; game_no < 30; ++game_no) {
-    auto a = game.new_state(), b = game.new_state();
-    std::vector<uint8_t> pa(size_t(spec.planes) * spec.plane_size()), pb(pa.size()), pm(pa.size());
-    std::vector<float> sa(spec.scalars), sb(spec.scalars);
-    while (!a->is_terminal()) {
-      std::vector<int> mapped;
-      for (int x : a->legal_actions()) mapped.push_back(m.action[size_t(x)]);
-      std::sort(mapped.begin(), mapped.end());
-      std::vector<int> legal = b->legal_actions();
-      std::sort(legal.begin(), legal.end());
-      REQUIRE(mapped == legal);
-      a->encode(pa.data(), sa.data());
-      b->encode(pb.data(), sb.data());
-      REQUIRE(sa == sb);
-      map_planes(m, spec, pa.data(), pm.data());
-      REQUIRE(pm == pb);
-      rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-      const int x = a->legal_actions()[(rng >> 33) % a->legal_actions().size()];
-      a->apply(x);
-      b->apply(m.action[size_t(x)]);
-    }
-    REQUIRE(b->is_terminal());
-    REQUIRE(a->returns() == b->returns());
-  }
-}
-
 TEST_CASE("train.extra_symmetries: Los Alamos' left-right mirror is exact (no castling)") {
   const Game& game = game_by_id("losalamos");
   const std::vector<BoardSymmetry> syms = board_symmetries(game, {"mirror-files"});

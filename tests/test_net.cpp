@@ -645,7 +645,6 @@ TEST_CASE("net: two inference workers run the int8 form on batches of every size
   ServerConfig config;
   config.form = "int8";
   config.workers = 2;
-  config.max_batch = 128;
   config.max_wait_us = 200;
   config.cache_entries = 0;
   InferenceServer server(game, config, std::string(VZERO_MODELS_DIR) + "/losalamos.pt", {}, 1);
