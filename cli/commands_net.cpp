@@ -180,9 +180,9 @@ void bench_nn(const std::string& variant, const std::string& model_path,
   trained->to(device);
   trained->eval();
   const std::vector<std::string> forms =
-      form == "all"
-          ? std::vector<std::string>{"unfolded", "folded", "channels_last", "frozen", "int8"}
-          : std::vector<std::string>{form};
+      form == "all" ? std::vector<std::string>{"unfolded", "folded",   "channels_last",
+                                               "frozen",   "winograd", "int8"}
+                    : std::vector<std::string>{form};
   const ModelIdentity& id = trained->identity;
   const double flops = trained->graph.flops_per_eval();
   int64_t params = 0;
@@ -278,9 +278,10 @@ void add_net_commands(CLI::App& app) {
   nn->add_option("--threads", b->threads, "Intra-op threads (at::set_num_threads)")
       ->check(CLI::Range(1, 256));
   nn->add_option("--seconds", b->seconds, "Seconds per batch size")->check(CLI::Range(0.05, 600.0));
-  nn->add_option("--form", b->form,
-                 "Inference form: frozen, folded, channels_last, int8, unfolded, or all of them")
-      ->check(CLI::IsMember({"frozen", "folded", "channels_last", "int8", "unfolded", "all"}));
+  std::vector<std::string> forms = inference_forms();
+  forms.push_back("all");
+  nn->add_option("--form", b->form, "Inference form: " + inference_forms_text() + "; or all")
+      ->check(CLI::IsMember(forms));
   nn->add_option("--config", b->config, "Run config whose [model] table shapes a fresh model");
   nn->add_option("--set", b->set, "Config override table.key=value for a fresh model (repeatable)");
   nn->callback([b] {

@@ -9,6 +9,8 @@
 #include "game/builtin/games.h"
 #include "net/export.h"
 #include "net/quantized.h"
+#include "net/spec/server_config.h"
+#include "net/winograd.h"
 #include "util/error.h"
 
 namespace vzero {
@@ -104,27 +106,6 @@ NetOutput PolicyValueNetImpl::forward(const torch::Tensor& x) {
         t[i] =
             batch_norm_override && is_training() ? batch_norm_override(*m.bn, in(0)) : m.bn(in(0));
         break;
-      case LayerKind::Relu:
-        t[i] = torch::relu(in(0));
-        break;
-      case LayerKind::Tanh:
-        t[i] = torch::tanh(in(0));
-        break;
-      case LayerKind::Softplus:
-        t[i] = torch::softplus(in(0));
-        break;
-      case LayerKind::Add:
-        t[i] = in(0) + in(1);
-        break;
-      case LayerKind::GlobalPool:
-        t[i] = torch::cat({in(0).mean({2, 3}), in(0).amax({2, 3})}, 1);
-        break;
-      case LayerKind::ChannelBias:
-        t[i] = in(0) + in(1).unsqueeze(2).unsqueeze(3);
-        break;
-      case LayerKind::Flatten:
-        t[i] = in(0).flatten(1);
-        break;
       case LayerKind::Linear:
         t[i] = m.linear(in(0));
         break;
@@ -135,11 +116,8 @@ NetOutput PolicyValueNetImpl::forward(const torch::Tensor& x) {
             1, m.index.device() == a.device() ? m.index : m.index.to(a.device()));
         break;
       }
-      case LayerKind::WdlValues: {
-        const torch::Tensor p = torch::softmax(in(0), 1), v = p.select(1, 0) - p.select(1, 2);
-        t[i] = torch::stack({v, -v}, 1);
-        break;
-      }
+      default:
+        t[i] = weightless_layer(l, in(0), l.inputs.size() > 1 ? in(1) : torch::Tensor());
     }
     // Frees what no later layer reads (big towers would otherwise hold every activation).
     for (int k : l.inputs)
@@ -148,6 +126,31 @@ NetOutput PolicyValueNetImpl::forward(const torch::Tensor& x) {
   NetOutput out;
   for (const NetworkOutput& o : graph.outputs) out.at(o.name) = t[size_t(o.layer)];
   return out;
+}
+
+torch::Tensor weightless_layer(const Layer& l, const torch::Tensor& a, const torch::Tensor& b) {
+  switch (l.kind) {
+    case LayerKind::Relu:
+      return torch::relu(a);
+    case LayerKind::Tanh:
+      return torch::tanh(a);
+    case LayerKind::Softplus:
+      return torch::softplus(a);
+    case LayerKind::Add:
+      return a + b;
+    case LayerKind::GlobalPool:
+      return torch::cat({a.mean({2, 3}), a.amax({2, 3})}, 1);
+    case LayerKind::ChannelBias:
+      return a + b.unsqueeze(2).unsqueeze(3);
+    case LayerKind::Flatten:
+      return a.flatten(1);
+    case LayerKind::WdlValues: {
+      const torch::Tensor p = torch::softmax(a, 1), v = p.select(1, 0) - p.select(1, 2);
+      return torch::stack({v, -v}, 1);
+    }
+    default:
+      throw Error("layer '" + l.name + "' has weights of its own");
+  }
 }
 
 Weights PolicyValueNetImpl::weights() {
@@ -180,10 +183,8 @@ void keep_freed_memory() {
 
 PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form) {
   keep_freed_memory();
-  check(form == "folded" || form == "channels_last" || form == "frozen" || form == "int8" ||
-            form == "unfolded",
-        "unknown inference form '" + form +
-            "' (expected frozen, folded, channels_last, int8 or unfolded)");
+  check(is_inference_form(form),
+        "unknown inference form '" + form + "' (expected " + inference_forms_text() + ")");
   torch::NoGradGuard no_grad;
   if (form == "unfolded") {
     model->eval();
@@ -214,6 +215,8 @@ PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form) {
   folded->to(device);
   folded->eval();
   if (form == "frozen") folded->compiled = frozen_forward(g, w, device);
+  if (form == "winograd")  // on a GPU, the frozen form (its convolutions are the GPU's own)
+    folded->compiled = device.is_cpu() ? winograd_forward(g, w) : frozen_forward(g, w, device);
   if (form == "int8") {
     check(device.is_cpu(), "the int8 form runs on the CPU only");
     // Calibrated on 512 positions of seeded random play of the model's variant (seed 7: not

@@ -61,6 +61,12 @@ struct PolicyValueNetImpl : torch::nn::Module {
 };
 TORCH_MODULE(PolicyValueNet);
 
+// The output of a layer without weights of its own (Relu, Tanh, Softplus, Add, GlobalPool,
+// ChannelBias, Flatten, WdlValues) for its input a (and b: Add, ChannelBias); every form runs
+// these alike. Throws Error for another kind.
+torch::Tensor weightless_layer(const Layer& layer, const torch::Tensor& a,
+                               const torch::Tensor& b = {});
+
 // A fresh model whose weights follow from seed.
 PolicyValueNet make_model(const ModelConfig& config, const ModelIdentity& identity, uint64_t seed);
 

@@ -108,12 +108,6 @@ NetOutput Int8Net::run(const torch::Tensor& x, const std::vector<c10::IValue>* p
       case LayerKind::Relu:
         t[i] = fused_into[i] >= 0 && quantize ? in(0) : torch::relu(in(0));
         break;
-      case LayerKind::Tanh:
-        t[i] = torch::tanh(fp32(in(0)));
-        break;
-      case LayerKind::Softplus:
-        t[i] = torch::softplus(fp32(in(0)));
-        break;
       case LayerKind::Add:
         if (q && in(0).is_quantized() && in(1).is_quantized())
           t[i] = call(fused[i] ? Ops::get().add_relu : Ops::get().add,
@@ -122,28 +116,15 @@ NetOutput Int8Net::run(const torch::Tensor& x, const std::vector<c10::IValue>* p
         else
           t[i] = fp32(in(0)) + fp32(in(1));
         break;
-      case LayerKind::GlobalPool: {
-        const torch::Tensor a = fp32(in(0));
-        t[i] = torch::cat({a.mean({2, 3}), a.amax({2, 3})}, 1);
-        break;
-      }
-      case LayerKind::ChannelBias:
-        t[i] = fp32(in(0)) + fp32(in(1)).unsqueeze(2).unsqueeze(3);
-        break;
-      case LayerKind::Flatten:
-        t[i] = fp32(in(0)).flatten(1);
-        break;
       case LayerKind::Linear:
         t[i] = torch::linear(fp32(in(0)), weight[i], bias[i]);
         break;
       case LayerKind::Gather:
         t[i] = fp32(in(0)).flatten(1).index_select(1, weight[i]);
         break;
-      case LayerKind::WdlValues: {
-        const torch::Tensor p = torch::softmax(fp32(in(0)), 1), v = p.select(1, 0) - p.select(1, 2);
-        t[i] = torch::stack({v, -v}, 1);
-        break;
-      }
+      default:
+        t[i] =
+            weightless_layer(l, fp32(in(0)), l.inputs.size() > 1 ? fp32(in(1)) : torch::Tensor());
     }
     if (!quantize) {
       const torch::Tensor v = fp32(t[i]);

@@ -17,6 +17,7 @@
 #include "net/export.h"
 #include "net/model.h"
 #include "net/server.h"
+#include "net/winograd.h"
 #include "net_test_util.h"
 #include "search/search.h"
 #include "test_util.h"
@@ -575,7 +576,7 @@ TEST_CASE("net: the inference forms fold batch norm and give the trained model's
                      torch::TensorOptions().dtype(torch::kFloat));
     torch::NoGradGuard g;
     const NetOutput want = m->forward(x);
-    for (const char* form : {"folded", "channels_last", "frozen", "unfolded"}) {
+    for (const char* form : {"folded", "channels_last", "frozen", "winograd", "unfolded"}) {
       INFO(c.game << " " << form << " wdl " << c.config.value_head << " " << c.config.policy_head);
       PolicyValueNet f = inference_model(m, form);
       int batch_norms = 0;
@@ -596,16 +597,91 @@ TEST_CASE("net: the inference forms fold batch norm and give the trained model's
   }
 }
 
-TEST_CASE("net: the int8 form stays close to fp32 on a golden set of the shipped model",
-          "[net][int8]") {
-  // The shipped Los Alamos model on 256 positions of seeded random play (seed 3: not those the
-  // form is calibrated on). Measured: value max 0.05, mean 0.013, top-1 agreement 0.96.
+namespace {
+
+// The shipped Los Alamos model in eval mode and its golden set: 256 positions of seeded random
+// play (seed 3).
+std::pair<PolicyValueNet, torch::Tensor> shipped_losalamos_golden() {
   const Game& game = game_by_id("losalamos");
   const ModelIdentity id = ModelIdentity::of(game);
   PolicyValueNet m = load_checkpoint(std::string(VZERO_MODELS_DIR) + "/losalamos.pt", &id).model;
-  const torch::Tensor x = golden_inputs(game, 256, 3, m->input_plies);
-  torch::NoGradGuard g;
   m->eval();
+  return {m, golden_inputs(game, 256, 3, m->input_plies)};
+}
+
+}  // namespace
+
+TEST_CASE("net: the winograd form picks the cheapest output tile of each board",
+          "[net][winograd]") {
+  // tiles * (m + 2)^2 multiplications per channel pair: 6x6 with m = 3 needs 4 * 25 = 100
+  // (m = 2: 9 * 16 = 144; direct: 36 * 9 = 324).
+  CHECK(winograd_tile(6, 6) == 3);    // Los Alamos
+  CHECK(winograd_tile(5, 5) == 3);    // minishogi
+  CHECK(winograd_tile(7, 7) == 4);    // parachute: 4 * 36 = 144 against 9 * 25 = 225
+  CHECK(winograd_tile(8, 8) == 4);    // chess
+  CHECK(winograd_tile(9, 9) == 3);    // shogi: 9 * 25 = 225 against 9 * 36 = 324
+  CHECK(winograd_tile(10, 10) == 4);  // grand
+  CHECK(winograd_tile(2, 2) == 2);
+}
+
+TEST_CASE("net: the winograd form gives the folded outputs on every board, batch and width",
+          "[net][winograd]") {
+  // Boards of every output tile (2..4) and partial edge tiles, widths that are no multiple of
+  // the 16 lanes, batches that end a chunk of tiles part-way, a pooled block and a conv policy
+  // head (3x3 convolutions with no ReLU after them).
+  ModelConfig c = small_config();
+  c.filters = 20;
+  c.global_pooling = 1;
+  for (const char* variant :
+       {"losalamos", "minishogi", "parachute", "chess", "shogi", "grand", "attrition-4p"}) {
+    const Game& game = game_by_id(variant);
+    ModelConfig config = c;
+    if (ModelIdentity::of(game).policy_planes > 0) config.policy_head = "conv";
+    PolicyValueNet m = small_model(game, config, 5);
+    PolicyValueNet folded = inference_model(m, "folded"), fast = inference_model(m, "winograd");
+    for (int batch : {1, 7, 49}) {
+      INFO(variant << " batch " << batch << " policy head " << config.policy_head);
+      const torch::Tensor x = golden_inputs(game, batch, 9, m->input_plies);
+      torch::NoGradGuard g;
+      NetOutput want = folded->forward(x), got = fast->forward(x);
+      for (const NetworkOutput& o : m->graph.outputs) {
+        INFO(o.name);
+        REQUIRE(got.at(o.name).sizes() == want.at(o.name).sizes());
+        CHECK((got.at(o.name) - want.at(o.name)).abs().max().item<float>() <= 1e-5f);
+      }
+      // Chunks of tiles run on 2 threads: the same numbers (LibTorch's own layers may split
+      // their sums otherwise).
+      at::set_num_threads(2);
+      NetOutput two = fast->forward(x);
+      at::set_num_threads(1);
+      CHECK((two.policy - got.policy).abs().max().item<float>() <= 1e-6f);
+      CHECK((two.values - got.values).abs().max().item<float>() <= 1e-6f);
+    }
+  }
+}
+
+TEST_CASE("net: the winograd form runs the shipped Los Alamos model within float rounding",
+          "[net][winograd]") {
+  // Measured: policy logits within 1.3e-5 of the unfolded model's (the largest is 17.5: ~7 units
+  // in the last place; the folded form: 6.2e-6), values within 1.7e-6.
+  auto [m, x] = shipped_losalamos_golden();
+  torch::NoGradGuard g;
+  const NetOutput want = m->forward(x), got = inference_model(m, "winograd")->forward(x);
+  const float scale = want.policy.abs().max().item<float>();
+  INFO("largest policy logit " << scale);
+  CHECK((want.policy - got.policy).abs().max().item<float>() <= 1.5e-6f * scale);
+  CHECK((want.values - got.values).abs().max().item<float>() <= 1e-5f);
+  CHECK(torch::equal(want.policy.argmax(1), got.policy.argmax(1)));
+  CHECK_THROWS_WITH(inference_model(m, "winograd")->forward(x.narrow(1, 0, 3)),
+                    Catch::Contains("channels"));
+}
+
+TEST_CASE("net: the int8 form stays close to fp32 on a golden set of the shipped model",
+          "[net][int8]") {
+  // Seed 3 of the golden set: not the positions the form is calibrated on. Measured: value max
+  // 0.05, mean 0.013, top-1 agreement 0.96.
+  auto [m, x] = shipped_losalamos_golden();
+  torch::NoGradGuard g;
   const NetOutput want = m->forward(x);
   PolicyValueNet q = inference_model(m, "int8");
   const NetOutput got = q->forward(x);

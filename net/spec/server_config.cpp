@@ -1,5 +1,7 @@
 #include "net/spec/server_config.h"
 
+#include <algorithm>
+
 #include "util/error.h"
 #include "util/toml_reader.h"
 
@@ -13,13 +15,30 @@ ServerConfig read_server_config(TomlReader& in, ServerConfig c) {
   c.cache_entries = in.get_range("cache_entries", c.cache_entries, 0, 100000000);
   c.device = in.get<std::string>("device", c.device);
   c.form = in.get<std::string>("form", c.form);
-  check(c.form == "frozen" || c.form == "folded" || c.form == "channels_last" || c.form == "int8" ||
-            c.form == "unfolded",
-        "[inference] form = '" + c.form +
-            "': expected frozen, folded, channels_last, int8 or unfolded");
+  check(is_inference_form(c.form),
+        "[inference] form = '" + c.form + "': expected " + inference_forms_text());
   c.random_symmetry = in.get<bool>("random_symmetry", c.random_symmetry);
   in.finish();
   return c;
+}
+
+const std::vector<std::string>& inference_forms() {
+  static const std::vector<std::string> forms = {"frozen",        "winograd", "folded",
+                                                 "channels_last", "int8",     "unfolded"};
+  return forms;
+}
+
+bool is_inference_form(const std::string& form) {
+  const auto& forms = inference_forms();
+  return std::find(forms.begin(), forms.end(), form) != forms.end();
+}
+
+std::string inference_forms_text() {
+  const auto& forms = inference_forms();
+  std::string text;
+  for (size_t i = 0; i < forms.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == forms.size() ? " or " : ", ") + forms[i];
+  return text;
 }
 
 bool inference_speed_key(const std::string& key) {
