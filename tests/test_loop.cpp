@@ -254,7 +254,9 @@ TEST_CASE(
   CHECK_THROWS_WITH(RunFolder(dir.string()).prepare(other), Catch::Contains("another config"));
 }
 
-TEST_CASE("run folder: a run resumes after an [inference] change of speed, not of data", "[loop]") {
+TEST_CASE(
+    "run folder: a run resumes after a change of speed ([inference], parallel_games), not of data",
+    "[loop]") {
   const fs::path dir = vzero::testing::temp_dir("loop-inference-identity");
   const RunConfig config = parse_run_config("variant = \"attrition\"\nseed = 4\n", "test config");
   CHECK_NOTHROW(RunFolder(dir.string()).prepare(config));
@@ -266,6 +268,12 @@ TEST_CASE("run folder: a run resumes after an [inference] change of speed, not o
   REQUIRE(faster.resolved != config.resolved);
   CHECK_NOTHROW(RunFolder(dir.string()).prepare(faster));
   CHECK(read_text_file((dir / "config.toml").string()) == faster.resolved);
+  CHECK_NOTHROW(RunFolder(dir.string()).prepare(config));
+  // More games at once: the same games (each one's seed is its index).
+  const RunConfig wider = parse_run_config(
+      "variant = \"attrition\"\nseed = 4\n[selfplay]\nparallel_games = 128\n", "test config");
+  REQUIRE(wider.resolved != config.resolved);
+  CHECK_NOTHROW(RunFolder(dir.string()).prepare(wider));
   CHECK_NOTHROW(RunFolder(dir.string()).prepare(config));
   // Symmetric views change the positions the network sees: another run.
   const RunConfig views = parse_run_config(

@@ -300,8 +300,11 @@ void RunFolder::prepare(const RunConfig& config) const {
   const std::string cfg = config_path();
   // The stored config is read again by this build, so that keys added since take their
   // defaults and a run goes on across versions.
-  if (fs::exists(cfg) && run_identity(parse_run_config(read_text_file(cfg), cfg).resolved) !=
-                             run_identity(config.resolved))
+  // How many games run at once does not change them (each game's seed is its index): a run
+  // resumes under another parallel_games, as under other inference speed keys.
+  const std::set<std::string> speed = {"selfplay/parallel_games"};
+  if (fs::exists(cfg) && run_identity(parse_run_config(read_text_file(cfg), cfg).resolved, speed) !=
+                             run_identity(config.resolved, speed))
     throw Error("run folder '" + dir_ + "' holds a run of another config (" + cfg +
                 "); use a new folder or the same config");
   write_text_file(cfg, config.resolved);
