@@ -53,6 +53,9 @@ class GameState {
   virtual bool is_terminal() const = 0;
   // Per seat: +1 win, -1 loss, 0 draw (3-4 players: spread by rank); zeros while playing.
   virtual std::vector<double> returns() const = 0;
+  // An action that wins the game at once for the player to act, where the rules know one
+  // cheaply (capturing the enemy king where that wins: PC-10); -1 otherwise.
+  virtual int winning_action() const { return -1; }
   // Why the game ended ("checkmate", "stalemate", "repetition", "fifty-move", "cap", ...); "" while
   // playing.
   virtual std::string end_reason() const = 0;

@@ -56,6 +56,7 @@ void visit(SearchConfig& c, TomlReader* in) {
   real("virtual_loss", c.virtual_loss, 0.0, 100.0);
   flag("reuse_tree", c.reuse_tree);
   flag("two_fold_draw", c.two_fold_draw);
+  flag("win_in_one", c.win_in_one);
 }
 
 }  // namespace

@@ -37,7 +37,9 @@ struct SearchConfig {
   double virtual_loss = 1.0;
   bool reuse_tree = true;
   bool two_fold_draw =
-      false;  // lc0: a position repeating one on its path from the root scores a draw
+      false;               // lc0: a position repeating one on its path from the root scores a draw
+  bool win_in_one = true;  // a position whose player to act can win at once (capture the king,
+                           // GameState::winning_action) is a proven win, seen on arrival
 };
 
 // Reads a [search] table over the given defaults (throws Error on unknown keys or bad values).

@@ -151,6 +151,11 @@ std::vector<Node*> Search::select(int forced_edge) {
         e.child->player = -1;
         e.child->proven = e.child->repetition = true;
         e.child->exact = Values{};
+      } else if (const int win = config_.win_in_one ? state_->winning_action() : -1; win >= 0) {
+        // Its player wins with one action: a proven win, whatever the network would say.
+        state_->apply(win);
+        mark_terminal(*e.child, *state_);
+        state_->undo();
       } else {
         e.child->player = int8_t(state_->current_player());
       }

@@ -280,6 +280,55 @@ TEST_CASE("search.two_fold_draw scores a position repeated inside the tree as a 
   CHECK(c.two_fold_draw);
 }
 
+TEST_CASE("search.win_in_one: a position whose player can capture the king is a proven win") {
+  // Parachute (PC-10: a move may leave one's own king attacked; capturing it wins). White, in
+  // check from the rook on d7, has a few escapes (king c2, e1, e2; knight d3 interposes); every
+  // other action hangs the king.
+  const Game& game = game_by_id("parachute");
+  auto root = game.new_state("k2r3/7/7/6Y/7/7/2NK3[] w - - 0 1");
+  CHECK(root->winning_action() == -1);  // White cannot capture Black's king
+  auto hangs = [&](int action) {
+    auto s = root->clone();
+    s->apply(action);
+    const int win = s->winning_action();
+    if (win < 0) return false;
+    s->apply(win);
+    CHECK(s->end_reason() == "king-captured");
+    return true;
+  };
+  int hanging = 0;
+  for (int a : root->legal_actions()) hanging += hangs(a);
+  const int actions = int(root->legal_actions().size());
+  REQUIRE(hanging > 0);
+  REQUIRE(hanging < actions);
+  CHECK(game_by_id("chess").new_state()->winning_action() == -1);  // no king capture in chess
+  ConstantEvaluator eval;
+  for (bool on : {false, true}) {
+    SearchConfig c;
+    c.batch = 1;
+    c.win_in_one = on;
+    c.noise_fraction = 0.0;
+    Search search(eval, c, 3);
+    search.set_root(*root);
+    const SearchResult r = search.run(3 * actions);
+    // Each action once at least; with win_in_one every hanging one is a proven loss on arrival,
+    // and the search plays an escape.
+    int proven_losses = 0;
+    for (const Edge& e : search.root().edges)
+      if (e.child && e.child->proven) proven_losses += e.child->exact[0] < 0;
+    INFO("win_in_one " << on);
+    if (on) {
+      CHECK(proven_losses == hanging);
+      CHECK(!hangs(r.best_action));
+    } else {
+      CHECK(proven_losses == 0);
+    }
+  }
+  SearchConfig c;
+  set_search_option(c, "win_in_one", "false");
+  CHECK(!c.win_in_one);
+}
+
 TEST_CASE("search temperature decays to its floor (temperature_halflife, final_temperature)") {
   ConstantEvaluator eval;
   SearchConfig c;

@@ -36,6 +36,17 @@ void FairyState::undo() {
   valid_ = false;
 }
 
+int FairyState::winning_action() const {
+  if (!game_.variant().king_capture || is_terminal()) return -1;
+  const FairyPos& p = pos();
+  const int king = p.king[1 - int(p.stm)];
+  if (king < 0) return -1;
+  const LegalMoves& l = legal();
+  for (size_t i = 0; i < l.moves.size(); ++i)
+    if (l.moves[i].to() == king && l.moves[i].kind() != MoveKind::kDrop) return l.actions[i];
+  return -1;
+}
+
 int FairyState::text_to_action(const std::string& text) const {
   return legal().action_of(
       text, [&](Move m) { return game_.rules().move_text(m); }, [&] { return fen(); });

@@ -39,6 +39,8 @@ class FairyState : public GameState {
   void undo() override;
   bool is_terminal() const override { return legal().result >= 0; }
   std::vector<double> returns() const override { return legal().returns(); }
+  // A legal capture of the enemy king where that wins (PC-10), else -1.
+  int winning_action() const override;
   std::string end_reason() const override { return legal().reason; }
   uint64_t hash() const override { return keys_.back(); }
   std::string fen() const override { return game_.rules().fen(pos()); }
