@@ -674,6 +674,11 @@ TEST_CASE("net: the winograd form runs the shipped Los Alamos model within float
   CHECK(torch::equal(want.policy.argmax(1), got.policy.argmax(1)));
   CHECK_THROWS_WITH(inference_model(m, "winograd")->forward(x.narrow(1, 0, 3)),
                     Catch::Contains("channels"));
+  // An empty batch is an empty answer; a strided (non-contiguous) batch the same numbers.
+  PolicyValueNet fast = inference_model(m, "winograd");
+  CHECK(fast->forward(x.narrow(0, 0, 0)).policy.size(0) == 0);
+  const torch::Tensor odd = x.index({torch::indexing::Slice(0, 64, 2)});
+  CHECK(torch::equal(fast->forward(odd).values, fast->forward(odd.contiguous()).values));
 }
 
 TEST_CASE("net: the int8 form stays close to fp32 on a golden set of the shipped model",
