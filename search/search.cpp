@@ -55,6 +55,9 @@ void Search::advance(int action) {
   // below the new root rests on: the game goes on, the proof starts afresh.
   if (next && config_.two_fold_draw && (next->repetition || next->proven) && !state_->is_terminal())
     next.reset();
+  // A proof seen on arrival (a repetition, a king that can be captured: win_in_one) has no edges;
+  // as the root of a game that goes on, the search needs them.
+  if (next && next->proven && !next->expanded && !state_->is_terminal()) next.reset();
   root_ = next ? std::move(next) : std::make_unique<Node>();
   root_noise_.clear();
   if (state_->is_terminal()) {

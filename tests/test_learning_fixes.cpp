@@ -324,6 +324,23 @@ TEST_CASE("search.win_in_one: a position whose player can capture the king is a 
       CHECK(proven_losses == 0);
     }
   }
+  // The game goes on into a position proven on arrival (White hung its king): as the new root
+  // it is searched like any other, and the search takes the king.
+  {
+    SearchConfig c;
+    c.batch = 1;
+    Search search(eval, c, 3);
+    search.set_root(*root);
+    search.run(3 * actions);
+    int hang = -1;
+    for (int a : root->legal_actions())
+      if (hangs(a)) hang = a;
+    auto after = root->clone();
+    after->apply(hang);
+    search.advance(hang);
+    const SearchResult r = search.run(20);
+    CHECK(r.best_action == after->winning_action());
+  }
   SearchConfig c;
   set_search_option(c, "win_in_one", "false");
   CHECK(!c.win_in_one);
