@@ -179,10 +179,11 @@ void bench_nn(const std::string& variant, const std::string& model_path,
   at::set_num_threads(threads);
   trained->to(device);
   trained->eval();
-  const std::vector<std::string> forms =
-      form == "all" ? std::vector<std::string>{"unfolded", "folded",   "channels_last",
-                                               "frozen",   "winograd", "int8"}
-                    : std::vector<std::string>{form};
+  // "all": the model as trained first (each form's accuracy is measured against it), then the rest.
+  std::vector<std::string> forms{form == "all" ? "unfolded" : form};
+  if (form == "all")
+    for (const std::string& f : inference_forms())
+      if (f != "unfolded") forms.push_back(f);
   const ModelIdentity& id = trained->identity;
   const double flops = trained->graph.flops_per_eval();
   int64_t params = 0;

@@ -128,6 +128,10 @@ NetOutput PolicyValueNetImpl::forward(const torch::Tensor& x) {
   return out;
 }
 
+torch::Tensor tensor_of(const FloatTensor& t) {
+  return torch::from_blob(const_cast<float*>(t.data.data()), t.shape).clone();
+}
+
 torch::Tensor weightless_layer(const Layer& l, const torch::Tensor& a, const torch::Tensor& b) {
   switch (l.kind) {
     case LayerKind::Relu:
@@ -208,7 +212,7 @@ PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form) {
   folded->input_plies = model->input_plies;  // the plies scale the model learned with
   for (auto& p : folded->named_parameters()) {
     const FloatTensor& t = w.at(p.key());
-    torch::Tensor v = torch::from_blob(const_cast<float*>(t.data.data()), t.shape).clone();
+    torch::Tensor v = tensor_of(t);
     if (channels_last && v.dim() == 4) v = v.contiguous(torch::MemoryFormat::ChannelsLast);
     p.value().set_data(v);
   }

@@ -67,6 +67,9 @@ TORCH_MODULE(PolicyValueNet);
 torch::Tensor weightless_layer(const Layer& layer, const torch::Tensor& a,
                                const torch::Tensor& b = {});
 
+// A CPU tensor holding a copy of t's floats, in t's shape.
+torch::Tensor tensor_of(const FloatTensor& t);
+
 // A fresh model whose weights follow from seed.
 PolicyValueNet make_model(const ModelConfig& config, const ModelIdentity& identity, uint64_t seed);
 

@@ -17,10 +17,6 @@ namespace vzero {
 
 namespace {
 
-torch::Tensor tensor_of(const FloatTensor& t) {
-  return torch::from_blob(const_cast<float*>(t.data.data()), t.shape).clone();
-}
-
 // The quantized operators used, found once.
 struct Ops {
   c10::OperatorHandle conv, conv_relu, add, add_relu, prepack;

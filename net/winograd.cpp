@@ -6,7 +6,6 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include "util/error.h"
@@ -459,10 +458,6 @@ NetOutput WinogradNet::operator()(const torch::Tensor& input) const {
   NetOutput o;
   for (const NetworkOutput& n : g.outputs) o.at(n.name) = t[size_t(n.layer)].contiguous();
   return o;
-}
-
-torch::Tensor tensor_of(const FloatTensor& t) {
-  return torch::from_blob(const_cast<float*>(t.data.data()), t.shape).clone();
 }
 
 }  // namespace

@@ -23,8 +23,8 @@ ServerConfig read_server_config(TomlReader& in, ServerConfig c) {
 }
 
 const std::vector<std::string>& inference_forms() {
-  static const std::vector<std::string> forms = {"frozen",        "winograd", "folded",
-                                                 "channels_last", "int8",     "unfolded"};
+  static const std::vector<std::string> forms = {"winograd",      "frozen", "folded",
+                                                 "channels_last", "int8",   "unfolded"};
   return forms;
 }
 
