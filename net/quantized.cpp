@@ -11,6 +11,7 @@
 #include <thread>
 #include <tuple>
 
+#include "net/dense.h"
 #include "util/error.h"
 
 namespace vzero {
@@ -64,12 +65,13 @@ torch::Tensor to_quint8(const torch::Tensor& x, const QParams& p) {
 
 struct Int8Net {
   NetworkGraph g;
-  std::vector<torch::Tensor> weight, bias;  // fp32 parameters by layer (Conv for calibration,
-                                            // Linear), Gather's index
-  std::vector<bool> fused;                  // Conv/Add: the ReLU that alone reads it runs inside it
-  std::vector<int> fused_into;              // Relu fused into its input: that layer (else -1)
-  std::vector<bool> quantized;              // the layer's output is a quint8 tensor
-  std::vector<QParams> out;                 // quantized outputs: their scale and zero point
+  std::vector<torch::Tensor> weight, bias;         // fp32 convolution parameters by layer (for
+                                                   // calibration), Gather's index
+  std::vector<std::shared_ptr<DenseLayer>> dense;  // the linear layers (fp32)
+  std::vector<bool> fused;      // Conv/Add: the ReLU that alone reads it runs inside it
+  std::vector<int> fused_into;  // Relu fused into its input: that layer (else -1)
+  std::vector<bool> quantized;  // the layer's output is a quint8 tensor
+  std::vector<QParams> out;     // quantized outputs: their scale and zero point
   std::vector<std::pair<float, float>> range;  // each layer's calibrated fp32 output range
   std::pair<float, float> input_range;         // the calibration inputs' range
   std::vector<int> last_use;
@@ -123,7 +125,7 @@ NetOutput Int8Net::run(const torch::Tensor& x, const std::vector<c10::IValue>* p
           t[i] = fp32(in(0)) + fp32(in(1));
         break;
       case LayerKind::Linear:
-        t[i] = torch::linear(fp32(in(0)), weight[i], bias[i]);
+        t[i] = dense[i]->linear(fp32(in(0)));
         break;
       case LayerKind::Gather:
         t[i] = fp32(in(0)).flatten(1).index_select(1, weight[i]);
@@ -162,6 +164,7 @@ std::shared_ptr<Int8Net> build_int8(const NetworkGraph& g, const Weights& w,
   net->g = g;
   const size_t n = g.layers.size();
   net->weight.resize(n);
+  net->dense.resize(n);
   net->bias.resize(n);
   net->fused.assign(n, false);
   net->fused_into.assign(n, -1);
@@ -177,10 +180,13 @@ std::shared_ptr<Int8Net> build_int8(const NetworkGraph& g, const Weights& w,
   for (const NetworkOutput& o : g.outputs) ++readers[size_t(o.layer)];
   for (size_t i = 0; i < n; ++i) {
     const Layer& l = g.layers[i];
-    if (l.kind == LayerKind::Conv || l.kind == LayerKind::Linear) {
+    if (l.kind == LayerKind::Conv) {
       net->weight[i] = tensor_of(w.at(l.name + ".weight"));
-      if (l.kind == LayerKind::Linear || l.bias) net->bias[i] = tensor_of(w.at(l.name + ".bias"));
+      if (l.bias) net->bias[i] = tensor_of(w.at(l.name + ".bias"));
     }
+    if (l.kind == LayerKind::Linear)
+      net->dense[i] =
+          std::make_shared<DenseLayer>(w.at(l.name + ".weight"), &w.at(l.name + ".bias"));
     if (l.kind == LayerKind::Gather) net->weight[i] = torch::tensor(l.index, torch::kLong);
     if (l.kind == LayerKind::Conv) net->quantized[i] = true;
     if (l.kind == LayerKind::Add)

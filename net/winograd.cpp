@@ -8,16 +8,15 @@
 #include <algorithm>
 #include <cstring>
 
+#include "net/blocked_product.h"
+#include "net/dense.h"
 #include "util/error.h"
 
 namespace vzero {
 
 namespace {
 
-// 16 floats: one AVX-512 register (two AVX ones, four SSE ones where the build's target has less).
-typedef float Vec __attribute__((vector_size(64)));
-typedef float VecU __attribute__((vector_size(64), aligned(4)));  // the same, unaligned
-constexpr int kLanes = 16;
+using namespace blocked;
 
 // |x|, at compile time.
 constexpr double magnitude(double x) { return x < 0 ? -x : x; }
@@ -102,82 +101,6 @@ struct CookToom {
 
 template <int A>
 constexpr CookToom<A> kCookToom{};
-
-// v with every lane s.
-inline Vec splat(float s) { return Vec{s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s}; }
-
-// The first n (<= 16) floats at p, the rest 0.
-inline Vec load(const float* p, int n) {
-  if (n == kLanes) return *reinterpret_cast<const VecU*>(p);
-  Vec v = Vec{};
-  std::memcpy(&v, p, sizeof(float) * size_t(n));
-  return v;
-}
-
-// Stores the first n (<= 16) lanes of v at p.
-inline void store(float* p, const Vec& v, int n) {
-  if (n == kLanes)
-    *reinterpret_cast<VecU*>(p) = v;
-  else
-    std::memcpy(p, &v, sizeof(float) * size_t(n));
-}
-
-// C[R x 16 NV] = A[R x K] B[K x 16 NV] (row strides lda, ldb, ldc), accumulated in registers.
-template <int R, int NV>
-inline void micro_kernel(const float* __restrict a, int lda, const float* __restrict b, int ldb,
-                         float* __restrict c, int ldc, int k_size) {
-  Vec acc[R][NV];
-#pragma GCC unroll 8
-  for (int r = 0; r < R; ++r)
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) acc[r][v] = Vec{};
-  for (int k = 0; k < k_size; ++k) {
-    Vec bk[NV];
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) bk[v] = *reinterpret_cast<const VecU*>(b + k * ldb + v * kLanes);
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) {
-      const Vec ar = splat(a[r * lda + k]);
-#pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) acc[r][v] += ar * bk[v];
-    }
-  }
-#pragma GCC unroll 8
-  for (int r = 0; r < R; ++r)
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) *reinterpret_cast<VecU*>(c + r * ldc + v * kLanes) = acc[r][v];
-}
-
-// Tiles per chunk: a multiple of both row blocks (8 and 6).
-constexpr int kChunk = 48;
-
-// C[rows x n_pad] = A[rows x K] B[K x n_pad], n_pad a multiple of 16; rows (<= kChunk) rounded
-// up to the row block (A has kChunk rows, those past the chunk's tiles 0).
-void chunk_product(const float* a, const float* b, float* c, int k_size, int n_pad, int rows) {
-  for (int col = 0; col < n_pad; col += 4 * kLanes) {
-    const int nv = std::min(4, (n_pad - col) / kLanes);
-    const float* bp = b + col;
-    float* cp = c + col;
-    switch (nv) {
-      case 4:
-        for (int r = 0; r < rows; r += 6)
-          micro_kernel<6, 4>(a + r * k_size, k_size, bp, n_pad, cp + r * n_pad, n_pad, k_size);
-        break;
-      case 3:
-        for (int r = 0; r < rows; r += 8)
-          micro_kernel<8, 3>(a + r * k_size, k_size, bp, n_pad, cp + r * n_pad, n_pad, k_size);
-        break;
-      case 2:
-        for (int r = 0; r < rows; r += 8)
-          micro_kernel<8, 2>(a + r * k_size, k_size, bp, n_pad, cp + r * n_pad, n_pad, k_size);
-        break;
-      default:
-        for (int r = 0; r < rows; r += 8)
-          micro_kernel<8, 1>(a + r * k_size, k_size, bp, n_pad, cp + r * n_pad, n_pad, k_size);
-        break;
-    }
-  }
-}
 
 // One 3x3 convolution (stride 1, padding 1) with its weights transformed.
 struct WinogradConv {
@@ -395,9 +318,10 @@ struct WinogradNet {
   NetworkGraph g;
   std::unique_ptr<Plan> plan;
   std::vector<std::unique_ptr<WinogradConv>> conv;  // by layer: the 3x3 convolutions
-  std::vector<torch::Tensor> weight, bias;  // the other convolutions, linear layers; Gather's index
+  std::vector<std::unique_ptr<DenseLayer>> dense;   // by layer: linear layers, 1x1 convolutions
+  std::vector<torch::Tensor> weight, bias;          // the other convolutions; Gather's index
   std::vector<int> residual;    // a 3x3 convolution: the layer whose output it adds (-2: none)
-  std::vector<bool> relu;       // a 3x3 convolution: a ReLU follows, fused
+  std::vector<bool> relu;       // a convolution: a ReLU follows, fused
   std::vector<int> fused_into;  // a layer computed inside a convolution: its input that holds
                                 // the same output (else -1)
   std::vector<int> last_use;
@@ -437,6 +361,8 @@ NetOutput WinogradNet::operator()(const torch::Tensor& input) const {
                       res.defined() ? res.data_ptr<float>() : nullptr, relu[i],
                       out.data_ptr<float>());
             t[i] = out;
+          } else if (dense[i]) {
+            t[i] = dense[i]->pointwise(in(0), relu[i]);
           } else {
             t[i] = torch::conv2d(in(0), weight[i], bias[i], 1, l.kernel / 2);
           }
@@ -444,7 +370,7 @@ NetOutput WinogradNet::operator()(const torch::Tensor& input) const {
         case LayerKind::BatchNorm:
           throw Error("winograd form: batch norm '" + l.name + "' was not folded");
         case LayerKind::Linear:
-          t[i] = torch::linear(in(0), weight[i], bias[i]);
+          t[i] = dense[i]->linear(in(0));
           break;
         case LayerKind::Gather:
           t[i] = in(0).flatten(1).index_select(1, weight[i]);
@@ -482,6 +408,7 @@ std::function<NetOutput(const torch::Tensor&)> winograd_forward(const NetworkGra
   net->plan = std::make_unique<Plan>(Plan{winograd_tile(g.height, g.width) + 2});
   const size_t n = g.layers.size();
   net->conv.resize(n);
+  net->dense.resize(n);
   net->weight.resize(n);
   net->bias.resize(n);
   net->residual.assign(n, -2);
@@ -518,9 +445,19 @@ std::function<NetOutput(const torch::Tensor&)> winograd_forward(const NetworkGra
         net->relu[i] = true;
         net->fused_into[size_t(readers[last][0])] = int(last);
       }
-    } else if (l.kind == LayerKind::Conv || l.kind == LayerKind::Linear) {
+    } else if (l.kind == LayerKind::Linear) {
+      net->dense[i] =
+          std::make_unique<DenseLayer>(w.at(l.name + ".weight"), &w.at(l.name + ".bias"));
+    } else if (l.kind == LayerKind::Conv && l.kernel == 1) {
+      net->dense[i] = std::make_unique<DenseLayer>(w.at(l.name + ".weight"),
+                                                   l.bias ? &w.at(l.name + ".bias") : nullptr);
+      if (only_reader(i, LayerKind::Relu)) {
+        net->relu[i] = true;
+        net->fused_into[size_t(readers[i][0])] = int(i);
+      }
+    } else if (l.kind == LayerKind::Conv) {
       net->weight[i] = tensor_of(w.at(l.name + ".weight"));
-      if (l.kind == LayerKind::Linear || l.bias) net->bias[i] = tensor_of(w.at(l.name + ".bias"));
+      if (l.bias) net->bias[i] = tensor_of(w.at(l.name + ".bias"));
     } else if (l.kind == LayerKind::Gather) {
       net->weight[i] = torch::tensor(l.index, torch::kLong);
     }

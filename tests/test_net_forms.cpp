@@ -9,6 +9,7 @@
 
 #include "game/builtin/games.h"
 #include "net/checkpoint.h"
+#include "net/dense.h"
 #include "net/export.h"
 #include "net/model.h"
 #include "net/server.h"
@@ -112,30 +113,57 @@ TEST_CASE("net: the winograd form gives the folded outputs on every board, batch
   c.filters = 20;
   c.global_pooling = 1;
   for (const char* variant :
-       {"losalamos", "minishogi", "parachute", "chess", "shogi", "grand", "attrition-4p"}) {
-    const Game& game = game_by_id(variant);
-    ModelConfig config = c;
-    if (ModelIdentity::of(game).policy_planes > 0) config.policy_head = "conv";
-    PolicyValueNet m = small_model(game, config, 5);
-    PolicyValueNet folded = inference_model(m, "folded"), fast = inference_model(m, "winograd");
-    for (int batch : {1, 7, 49}) {
-      INFO(variant << " batch " << batch << " policy head " << config.policy_head);
-      const torch::Tensor x = golden_inputs(game, batch, 9, m->input_plies);
-      torch::NoGradGuard g;
-      NetOutput want = folded->forward(x), got = fast->forward(x);
-      for (const NetworkOutput& o : m->graph.outputs) {
-        INFO(o.name);
-        REQUIRE(got.at(o.name).sizes() == want.at(o.name).sizes());
-        CHECK((got.at(o.name) - want.at(o.name)).abs().max().item<float>() <= 1e-5f);
+       {"losalamos", "minishogi", "parachute", "chess", "shogi", "grand", "attrition-4p"})
+    for (const char* head : {"fc", "conv"}) {
+      const Game& game = game_by_id(variant);
+      ModelConfig config = c;
+      config.policy_head = head;
+      if (config.policy_head == "conv" && ModelIdentity::of(game).policy_planes == 0) continue;
+      PolicyValueNet m = small_model(game, config, 5);
+      PolicyValueNet folded = inference_model(m, "folded"), fast = inference_model(m, "winograd");
+      for (int batch : {1, 7, 49}) {
+        INFO(variant << " batch " << batch << " policy head " << config.policy_head);
+        const torch::Tensor x = golden_inputs(game, batch, 9, m->input_plies);
+        torch::NoGradGuard g;
+        NetOutput want = folded->forward(x), got = fast->forward(x);
+        for (const NetworkOutput& o : m->graph.outputs) {
+          INFO(o.name);
+          REQUIRE(got.at(o.name).sizes() == want.at(o.name).sizes());
+          CHECK((got.at(o.name) - want.at(o.name)).abs().max().item<float>() <= 1e-5f);
+        }
+        // Chunks of tiles run on 2 threads: the same numbers (LibTorch's own layers may split
+        // their sums otherwise).
+        at::set_num_threads(2);
+        NetOutput two = fast->forward(x);
+        at::set_num_threads(1);
+        CHECK((two.policy - got.policy).abs().max().item<float>() <= 1e-6f);
+        CHECK((two.values - got.values).abs().max().item<float>() <= 1e-6f);
       }
-      // Chunks of tiles run on 2 threads: the same numbers (LibTorch's own layers may split
-      // their sums otherwise).
-      at::set_num_threads(2);
-      NetOutput two = fast->forward(x);
-      at::set_num_threads(1);
-      CHECK((two.policy - got.policy).abs().max().item<float>() <= 1e-6f);
-      CHECK((two.values - got.values).abs().max().item<float>() <= 1e-6f);
     }
+}
+
+TEST_CASE("net: dense layers give LibTorch's linear layer and 1x1 convolution", "[net][winograd]") {
+  // Widths past one block of 4 vectors and not a multiple of 16; rows that end a block part-way.
+  torch::manual_seed(3);
+  const torch::Tensor w = torch::randn({70, 37}), b = torch::randn({70});
+  FloatTensor weight{{70, 37},
+                     std::vector<float>(w.data_ptr<float>(), w.data_ptr<float>() + w.numel())};
+  FloatTensor bias{{70}, std::vector<float>(b.data_ptr<float>(), b.data_ptr<float>() + b.numel())};
+  const DenseLayer dense(weight, &bias), no_bias(weight, nullptr);
+  for (int64_t rows : {1, 5, 48, 100}) {
+    INFO("rows " << rows);
+    const torch::Tensor x = torch::randn({rows, 37});
+    CHECK((dense.linear(x) - torch::linear(x, w, b)).abs().max().item<float>() <= 1e-5f);
+    CHECK((no_bias.linear(x) - torch::linear(x, w)).abs().max().item<float>() <= 1e-5f);
+    const torch::Tensor planes = torch::randn({rows, 37, 3, 5});
+    const torch::Tensor want = torch::relu(torch::conv2d(planes, w.view({70, 37, 1, 1}), b));
+    const torch::Tensor got = dense.pointwise(planes, true);
+    REQUIRE(got.sizes() == want.sizes());
+    CHECK((got - want).abs().max().item<float>() <= 1e-5f);
+    CHECK((dense.pointwise(planes, false) - torch::conv2d(planes, w.view({70, 37, 1, 1}), b))
+              .abs()
+              .max()
+              .item<float>() <= 1e-5f);
   }
 }
 
