@@ -46,6 +46,7 @@ struct BenchUciOptions {
   std::string variant, model;  // variant "": the model file's stem when it names one (<variant>.pt)
   int64_t nodes = 400;
   int moves = 40, threads = 1, batch = kUciBatch;
+  bool pipeline = false;
   double seconds = 2.0;
 };
 
@@ -83,6 +84,7 @@ void bench_uci(BenchUciOptions o) {
   send("setoption name Model value " + o.model);
   send("setoption name Threads value " + std::to_string(o.threads));
   send("setoption name Batch value " + std::to_string(o.batch));
+  send(std::string("setoption name Pipeline value ") + (o.pipeline ? "true" : "false"));
   send("isready");
   send("ucinewgame");
   auto state = game.new_state();
@@ -110,8 +112,9 @@ void bench_uci(BenchUciOptions o) {
   std::vector<double> sorted = ms;
   std::sort(sorted.begin(), sorted.end());
   std::cout << "uci moves " << ms.size() << " nodes " << o.nodes << " threads " << o.threads
-            << " batch " << o.batch << " mean_ms_per_move " << mean << " median_ms "
-            << sorted[sorted.size() / 2] << " max_ms " << sorted.back() << std::endl;
+            << " batch " << o.batch << " pipeline " << (o.pipeline ? "true" : "false")
+            << " mean_ms_per_move " << mean << " median_ms " << sorted[sorted.size() / 2]
+            << " max_ms " << sorted.back() << std::endl;
   ServerConfig config;  // the engine's server: the defaults
   InferenceServer server(game, config, o.model);
   const double rate = server.measure_evals_per_s(128, o.seconds);
@@ -135,6 +138,8 @@ void add_protocol_commands(CLI::App& app) {
   bu->add_option("--threads", b->threads, "The engine's Threads option")->check(CLI::Range(1, 64));
   bu->add_option("--batch", b->batch, "The engine's Batch option (leaves per network call)")
       ->check(CLI::Range(1, 256));
+  bu->add_option("--pipeline", b->pipeline,
+                 "The engine's Pipeline option (gather the next batch while the net runs)");
   bu->add_option("--seconds", b->seconds, "Seconds of the batch-128 measurement")
       ->check(CLI::Range(0.1, 600.0));
   bu->callback([b] { bench_uci(*b); });

@@ -150,6 +150,7 @@ void UciEngine::uci() {
   send("option name UCI_ShowWDL type check default true");
   send("option name Ponder type check default false");
   send("option name Batch type spin default " + std::to_string(kUciBatch) + " min 1 max 256");
+  send("option name Pipeline type check default false");
   send("uciok");
 }
 
@@ -186,6 +187,9 @@ void UciEngine::set_option(const std::vector<std::string>& words) {
     check(value == "true" || value == "false", "Ponder must be true or false");
   } else if (name == "batch") {
     batch_ = int(parse_int(value, 1, 256, "Batch"));
+  } else if (name == "pipeline") {
+    check(value == "true" || value == "false", "Pipeline must be true or false");
+    pipeline_ = value == "true";
   } else if (name == "uci_showwdl") {
     check(value == "true" || value == "false", "UCI_ShowWDL must be true or false");
     show_wdl_ = value == "true";
@@ -332,12 +336,14 @@ std::vector<std::shared_ptr<Search>> UciEngine::searches_at_position() {
   const Engine& e = engine();
   SearchConfig config = e.search;
   config.batch = batch_;
+  config.pipeline = pipeline_;
   const std::vector<int>& now = position_moves_;
   bool reuse = config.reuse_tree && int(searches_.size()) == threads_ &&
                searched_start_ == position_start_ && searched_moves_.size() <= now.size() &&
                std::equal(searched_moves_.begin(), searched_moves_.end(), now.begin());
   for (const auto& s : searches_)
-    reuse = reuse && s->config().batch == batch_ && s->root().visits < kMaxPlayouts / 2;
+    reuse = reuse && s->config().batch == batch_ && s->config().pipeline == pipeline_ &&
+            s->root().visits < kMaxPlayouts / 2;
   if (reuse) {
     int64_t kept = 0;
     for (const auto& s : searches_) {

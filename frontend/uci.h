@@ -69,7 +69,8 @@ class UciEngine {
   // Options.
   std::string variant_ = "chess", model_ = "auto", evaluator_ = kFallbackEvaluator;
   int threads_ = 1, multipv_ = 1;
-  int batch_ = kUciBatch;  // leaves in flight per search (Batch)
+  int batch_ = kUciBatch;  // leaves gathered per network call (Batch)
+  bool pipeline_ = false;  // the next batch gathered while the network runs one (Pipeline)
   int64_t nodes_ = 0;
   bool show_wdl_ = true;
 

@@ -120,9 +120,10 @@ void SearchJob::wait() {
 
 void SearchJob::work(int thread) {
   Search& search = *searches_[size_t(thread)];
-  // Stop waits for at most one batch. The search's own batch (the Batch option), not the
-  // engine's config: a run of fewer playouts than a batch would cap its batches.
-  const int64_t chunk = std::max(8, search.config().batch);
+  // Stop waits for at most one batch (pipelined: 4, so that gathering overlaps the network for
+  // 3 of them). The search's own batch (the Batch option), not the engine's config: a run of
+  // fewer playouts than a batch would cap its batches.
+  const int64_t chunk = std::max(8, search.config().batch) * (search.config().pipeline ? 4 : 1);
   auto last_snapshot = std::chrono::steady_clock::now();
   bool first = true;  // every worker runs one batch, so that there is a root to report
   try {

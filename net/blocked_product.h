@@ -63,7 +63,8 @@ constexpr int kChunk = 48;
 
 // C[rows x n_pad] = A[rows x K] B[K x n_pad], n_pad a multiple of 16; rows (<= kChunk) rounded
 // up to the row block (A has kChunk rows, those past the chunk's tiles 0).
-inline void chunk_product(const float* a, const float* b, float* c, int k_size, int n_pad, int rows) {
+inline void chunk_product(const float* a, const float* b, float* c, int k_size, int n_pad,
+                          int rows) {
   for (int col = 0; col < n_pad; col += 4 * kLanes) {
     const int nv = std::min(4, (n_pad - col) / kLanes);
     const float* bp = b + col;

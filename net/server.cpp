@@ -270,15 +270,46 @@ InferenceServer::~InferenceServer() {
   for (std::thread& t : impl_->workers) t.join();
 }
 
+// A server evaluation under way: its requests wait in the queue or run in a batch.
+struct ServerPending : PendingEvaluation {
+  InferenceServer::Impl& s;
+  Ticket ticket;
+  std::vector<Request> requests;
+  bool queued = false, waited = false;
+
+  explicit ServerPending(InferenceServer::Impl& server) : s(server) {}
+  ~ServerPending() override {  // the workers must be done with the requests
+    if (queued && !waited) {
+      std::unique_lock<std::mutex> lock(ticket.m);
+      ticket.cv.wait(lock, [&] { return ticket.remaining == 0; });
+    }
+  }
+  void wait() override {
+    waited = true;
+    if (!queued) return;
+    if (s.attached_now.load() == 1) spin_until([&] { return ticket.answered.load(); });
+    std::unique_lock<std::mutex> lock(ticket.m);
+    ticket.cv.wait(lock, [&] { return ticket.remaining == 0; });
+    if (!ticket.error.empty()) throw Error(ticket.error);
+  }
+};
+
 void InferenceServer::evaluate(const std::vector<const GameState*>& states,
                                std::vector<Evaluation>& out) {
+  submit(states, out)->wait();
+}
+
+std::unique_ptr<PendingEvaluation> InferenceServer::submit(
+    const std::vector<const GameState*>& states, std::vector<Evaluation>& out) {
   Impl& s = *impl_;
   const EncodingSpec& spec = s.spec;
   out.resize(states.size());
-  std::vector<Request> requests(states.size());
+  auto pending = std::make_unique<ServerPending>(s);
+  std::vector<Request>& requests = pending->requests;
+  requests.resize(states.size());
+  Ticket& ticket = pending->ticket;
   std::vector<uint8_t> planes(size_t(spec.planes) * spec.plane_size()), mapped(planes.size());
   std::vector<float> scalars(spec.scalars);
-  Ticket ticket;
   std::vector<Request*> misses;
   uint64_t hits = 0;
   for (size_t i = 0; i < states.size(); ++i) {
@@ -309,7 +340,7 @@ void InferenceServer::evaluate(const std::vector<const GameState*>& states,
     s.stats.requests += states.size();
     s.stats.cache_hits += hits;
   }
-  if (misses.empty()) return;
+  if (misses.empty()) return pending;
   ticket.remaining = int(misses.size());
   ticket.done = [&s] {
     std::lock_guard<std::mutex> lock(s.m);
@@ -321,11 +352,9 @@ void InferenceServer::evaluate(const std::vector<const GameState*>& states,
     s.queued = int(s.queue.size());
     ++s.waiting;
   }
+  pending->queued = true;
   s.cv.notify_all();
-  if (s.attached_now.load() == 1) spin_until([&] { return ticket.answered.load(); });
-  std::unique_lock<std::mutex> lock(ticket.m);
-  ticket.cv.wait(lock, [&] { return ticket.remaining == 0; });
-  if (!ticket.error.empty()) throw Error(ticket.error);
+  return pending;
 }
 
 void InferenceServer::attach() {

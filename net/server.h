@@ -34,6 +34,9 @@ class InferenceServer : public Evaluator {
   ~InferenceServer() override;
 
   void evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) override;
+  // Queues the positions that the cache does not answer and returns at once.
+  std::unique_ptr<PendingEvaluation> submit(const std::vector<const GameState*>& states,
+                                            std::vector<Evaluation>& out) override;
   std::string name() const override { return "network"; }
   // While every attached caller (each Search attaches) waits on the server,
   // a batch goes at once: max_wait_us is only waited out for callers that

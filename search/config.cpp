@@ -53,6 +53,7 @@ void visit(SearchConfig& c, TomlReader* in) {
   real("moves_left_cap", c.moves_left_cap, 0.0, 1.0);
   real("moves_left_threshold", c.moves_left_threshold, 0.0, 1.0);
   integer("batch", c.batch, 1, 1024);
+  flag("pipeline", c.pipeline);
   real("virtual_loss", c.virtual_loss, 0.0, 100.0);
   flag("reuse_tree", c.reuse_tree);
   flag("two_fold_draw", c.two_fold_draw);

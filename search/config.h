@@ -34,6 +34,8 @@ struct SearchConfig {
   double moves_left_cap = 0.2;        // largest utility change from moves left
   double moves_left_threshold = 0.8;  // |Q| above which moves left start to count (fully at 1)
   int batch = 8;                      // leaves gathered (with virtual loss) per evaluator call
+  bool pipeline = false;  // gather the next batch while the evaluator works on the last one (2
+                          // batches in flight; a lone search keeps the network busy)
   double virtual_loss = 1.0;
   bool reuse_tree = true;
   bool two_fold_draw =

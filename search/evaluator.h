@@ -18,6 +18,14 @@ struct Evaluation {
   float moves_left = -1.0f;   // expected plies until the game ends; negative: no estimate
 };
 
+// An evaluation under way (Evaluator::submit).
+class PendingEvaluation {
+ public:
+  virtual ~PendingEvaluation() = default;  // waits for it if wait() was not called
+  // Blocks until every state is evaluated; throws what evaluate() would throw.
+  virtual void wait() {}
+};
+
 class Evaluator {
  public:
   virtual ~Evaluator() = default;
@@ -25,6 +33,14 @@ class Evaluator {
   // Safe to call from many threads at once.
   virtual void evaluate(const std::vector<const GameState*>& states,
                         std::vector<Evaluation>& out) = 0;
+  // Starts evaluating states into out (both kept alive and untouched until
+  // the returned evaluation's wait() returns): an evaluator that works on
+  // other threads returns at once; by default the states are evaluated first.
+  virtual std::unique_ptr<PendingEvaluation> submit(const std::vector<const GameState*>& states,
+                                                    std::vector<Evaluation>& out) {
+    evaluate(states, out);
+    return std::make_unique<PendingEvaluation>();
+  }
   virtual std::string name() const = 0;
   // A caller that will call evaluate again and again (a search) says so
   // first, and detaches once done: a batching evaluator then knows when

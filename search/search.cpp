@@ -249,61 +249,105 @@ float moves_left_of(const Evaluation& e) { return std::max(0.0f, e.moves_left); 
 
 }  // namespace
 
-void Search::playouts(int count, const std::vector<int>& forced, SearchResult& r) {
-  std::vector<const GameState*> batch;
-  std::vector<Evaluation> evals;
+std::vector<Search::Leaf> Search::gather(int count, int in_flight, const std::vector<int>& forced,
+                                         SearchResult& r, int& done) {
   std::vector<Leaf> leaves;
+  std::vector<const GameState*> one;
+  std::vector<Evaluation> evals;
   const int per_call = config_.batch;
-  int done = 0;
   const auto forced_edge = [&](int i) {
     return forced.empty() ? -1 : forced[size_t(i) % forced.size()];
   };
-  while (done < count && !root_->proven) {
-    leaves.clear();
-    while (done + int(leaves.size()) < count && int(leaves.size()) < per_call && !root_->proven) {
-      std::vector<Node*> path = select(forced_edge(done + int(leaves.size())));
-      Node* leaf = path.back();
-      if (leaf->proven) {  // a terminal or solved position: its exact value, no evaluation
-        undo_to_root(path.size() - 1);
-        remove_virtual_loss(path);
-        backup(path, leaf->exact, leaf->moves_left());
-        ++done;
-        continue;
-      }
-      if (leaf->pending) {  // already in this batch: evaluate what we have
-        undo_to_root(path.size() - 1);
-        remove_virtual_loss(path);
-        break;
-      }
-      if (per_call == 1) {  // no batch: evaluate in place
-        batch.assign(1, state_.get());
-        evaluator_.evaluate(batch, evals);
-        expand(*leaf, *state_, evals[0]);
-        undo_to_root(path.size() - 1);
-        remove_virtual_loss(path);
-        backup(path, to_values(evals[0].values, players_), moves_left_of(evals[0]));
-        ++done;
-        ++r.evaluations;
-        continue;
-      }
-      leaf->pending = true;
-      leaves.push_back({std::move(path), state_->clone()});
-      undo_to_root(leaves.back().path.size() - 1);
+  while (done + in_flight + int(leaves.size()) < count && int(leaves.size()) < per_call &&
+         !root_->proven) {
+    std::vector<Node*> path = select(forced_edge(done + in_flight + int(leaves.size())));
+    Node* leaf = path.back();
+    if (leaf->proven) {  // a terminal or solved position: its exact value, no evaluation
+      undo_to_root(path.size() - 1);
+      remove_virtual_loss(path);
+      backup(path, leaf->exact, leaf->moves_left());
+      ++done;
+      continue;
     }
-    if (leaves.empty()) continue;
-    batch.clear();
-    for (const Leaf& l : leaves) batch.push_back(l.state.get());
-    evaluator_.evaluate(batch, evals);
-    assert(evals.size() >= leaves.size() && "one evaluation per state");
-    for (size_t i = 0; i < leaves.size(); ++i) {
-      Node* leaf = leaves[i].path.back();
-      leaf->pending = false;
-      expand(*leaf, *leaves[i].state, evals[i]);
-      remove_virtual_loss(leaves[i].path);
-      backup(leaves[i].path, to_values(evals[i].values, players_), moves_left_of(evals[i]));
+    if (leaf->pending) {  // already in a batch: evaluate what we have
+      undo_to_root(path.size() - 1);
+      remove_virtual_loss(path);
+      break;
     }
-    done += int(leaves.size());
-    r.evaluations += int(leaves.size());
+    if (per_call == 1) {  // no batch: evaluate in place
+      one.assign(1, state_.get());
+      evaluator_.evaluate(one, evals);
+      expand(*leaf, *state_, evals[0]);
+      undo_to_root(path.size() - 1);
+      remove_virtual_loss(path);
+      backup(path, to_values(evals[0].values, players_), moves_left_of(evals[0]));
+      ++done;
+      ++r.evaluations;
+      continue;
+    }
+    leaf->pending = true;
+    leaves.push_back({std::move(path), state_->clone()});
+    undo_to_root(leaves.back().path.size() - 1);
+  }
+  return leaves;
+}
+
+void Search::finish(std::vector<Leaf>& leaves, const std::vector<Evaluation>& evals,
+                    SearchResult& r, int& done) {
+  assert(evals.size() >= leaves.size() && "one evaluation per state");
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    Node* leaf = leaves[i].path.back();
+    leaf->pending = false;
+    expand(*leaf, *leaves[i].state, evals[i]);
+    remove_virtual_loss(leaves[i].path);
+    backup(leaves[i].path, to_values(evals[i].values, players_), moves_left_of(evals[i]));
+  }
+  done += int(leaves.size());
+  r.evaluations += int(leaves.size());
+  leaves.clear();
+}
+
+void Search::playouts(int count, const std::vector<int>& forced, SearchResult& r) {
+  // Batches in flight: the one the evaluator works on and, pipelined, the one gathered meanwhile.
+  struct Flight {
+    std::vector<Leaf> leaves;
+    std::vector<const GameState*> states;
+    std::vector<Evaluation> evals;
+    std::unique_ptr<PendingEvaluation> pending;
+  };
+  const auto start = [&](Flight& f) {
+    f.states.clear();
+    for (const Leaf& l : f.leaves) f.states.push_back(l.state.get());
+    f.pending = evaluator_.submit(f.states, f.evals);
+  };
+  const auto land = [&](Flight& f, int& done) {
+    f.pending->wait();
+    f.pending.reset();
+    finish(f.leaves, f.evals, r, done);
+  };
+  int done = 0;
+  // Each pending evaluation writes into its own flight's evals: flights swap as pointers.
+  auto a = std::make_unique<Flight>(), b = std::make_unique<Flight>();
+  if (!config_.pipeline || config_.batch == 1) {
+    while (done < count && !root_->proven) {
+      a->leaves = gather(count, 0, forced, r, done);
+      if (a->leaves.empty()) continue;
+      start(*a);
+      land(*a, done);
+    }
+  } else {
+    a->leaves = gather(count, 0, forced, r, done);
+    if (!a->leaves.empty()) start(*a);
+    while (!a->leaves.empty()) {
+      b->leaves = gather(count, int(a->leaves.size()), forced, r, done);
+      if (!b->leaves.empty()) start(*b);
+      land(*a, done);
+      std::swap(a, b);
+      if (a->leaves.empty() && done < count && !root_->proven) {
+        a->leaves = gather(count, 0, forced, r, done);
+        if (!a->leaves.empty()) start(*a);
+      }
+    }
   }
   r.simulations += done;
 }

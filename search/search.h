@@ -78,7 +78,18 @@ class Search {
   int select_edge(const Node& node, bool at_root) const;
   // Runs count playouts in batches; playout i goes through root edge
   // forced[i % forced.size()], or where PUCT leads when forced is empty.
+  // Pipelined (config pipeline), the next batch is gathered while the
+  // evaluator works on the last.
   void playouts(int count, const std::vector<int>& forced, SearchResult& r);
+  // Selects up to config batch leaves to evaluate (marked pending), while
+  // done + in_flight + their number < count: proven leaves are backed up at
+  // once and counted in done; with batch 1 each leaf is evaluated in place.
+  // Stops early at a leaf already pending.
+  std::vector<Leaf> gather(int count, int in_flight, const std::vector<int>& forced,
+                           SearchResult& r, int& done);
+  // Expands and backs up evaluated leaves (then cleared), counting them in done.
+  void finish(std::vector<Leaf>& leaves, const std::vector<Evaluation>& evals, SearchResult& r,
+              int& done);
   // Spends simulations by sequential halving over Gumbel-sampled root actions; returns the winner's
   // edge.
   int run_gumbel(int simulations, SearchResult& r);

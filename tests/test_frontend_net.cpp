@@ -72,6 +72,17 @@ TEST_CASE(
   const std::string move = bestmove_after(out, uci, "go nodes 64");
   CHECK(out.wait_for("info string chess: model", from, 0.0) >= 0);
   CHECK(vzero::testing::has(*game_by_id("chess").new_state(), move));
+
+  // Pipelined (a batch gathered while the server evaluates another): a legal move; a bad value is
+  // refused.
+  uci.handle_line("setoption name Pipeline value true");
+  uci.handle_line("position startpos moves e2e4");
+  auto after = game_by_id("chess").new_state();
+  vzero::testing::play(*after, {"e2e4"});
+  CHECK(vzero::testing::has(*after, bestmove_after(out, uci, "go nodes 200")));
+  from = out.size();
+  uci.handle_line("setoption name Pipeline value maybe");
+  CHECK(out.wait_for("info string Pipeline must be true or false", from, 1.0) >= 0);
 }
 
 TEST_CASE("frontend net: the JSON session plays and analyses with a model", "[frontend][net]") {

@@ -1,6 +1,7 @@
 // Search tests: the synthetic k-actions-in-a-row game checks everything that
 // search code tends to assume alternates; real positions check that mates,
 // self-mates and won endgames are handled; seeded searches reproduce.
+#include <algorithm>
 #include <catch.hpp>
 #include <set>
 
@@ -227,6 +228,77 @@ TEST_CASE("search: batches of leaves with virtual loss give the same kind of ans
   for (int v : r.visits) total += v;
   CHECK(total == search.root().visits - 1);  // the root's own evaluation is not a child visit
   CHECK(search.root().in_flight == 0);
+}
+
+namespace {
+
+// Rollout evaluations, computed only when the search waits for them: a pipelined search must
+// keep every submitted state alive and untouched until then.
+class DeferredEvaluator : public Evaluator {
+ public:
+  void evaluate(const std::vector<const GameState*>& states,
+                std::vector<Evaluation>& out) override {
+    rollout_.evaluate(states, out);
+  }
+  std::unique_ptr<PendingEvaluation> submit(const std::vector<const GameState*>& states,
+                                            std::vector<Evaluation>& out) override {
+    ++outstanding;
+    most_outstanding = std::max(most_outstanding, outstanding);
+    largest_batch = std::max(largest_batch, int(states.size()));
+    std::vector<std::unique_ptr<GameState>> copies;  // to check that nothing moved meanwhile
+    for (const GameState* s : states) copies.push_back(s->clone());
+    return std::make_unique<Pending>(*this, states, out, std::move(copies));
+  }
+  std::string name() const override { return "deferred"; }
+
+  int outstanding = 0, most_outstanding = 0, largest_batch = 0;
+  bool states_moved = false;
+
+ private:
+  struct Pending : PendingEvaluation {
+    Pending(DeferredEvaluator& e, std::vector<const GameState*> s, std::vector<Evaluation>& o,
+            std::vector<std::unique_ptr<GameState>> c)
+        : eval(e), states(std::move(s)), out(o), copies(std::move(c)) {}
+    void wait() override {
+      for (size_t i = 0; i < states.size(); ++i)
+        eval.states_moved = eval.states_moved || states[i]->hash() != copies[i]->hash();
+      eval.evaluate(states, out);
+      --eval.outstanding;
+    }
+    DeferredEvaluator& eval;
+    std::vector<const GameState*> states;
+    std::vector<Evaluation>& out;
+    std::vector<std::unique_ptr<GameState>> copies;
+  };
+  RolloutEvaluator rollout_{9};
+};
+
+}  // namespace
+
+TEST_CASE("search: a pipelined search gathers a batch while the evaluator works on another",
+          "[mcts]") {
+  TurnsGame g(2, 3, 2, false);
+  auto s = g.new_state();
+  for (int count : {1, 7, 8, 9, 17, 1500}) {
+    INFO("playouts " << count);
+    DeferredEvaluator eval;
+    SearchConfig c = plain(count, 8);
+    c.pipeline = true;
+    Search search(eval, c, 7);
+    search.set_root(*s);
+    const SearchResult r = search.run();
+    CHECK(r.simulations == count);
+    CHECK(r.evaluations <= count);
+    CHECK(eval.outstanding == 0);
+    CHECK(eval.largest_batch <= 8);
+    CHECK(eval.most_outstanding <= 2);
+    if (count == 1500) CHECK(eval.most_outstanding == 2);
+    CHECK_FALSE(eval.states_moved);
+    CHECK(search.root().in_flight == 0);
+    int total = 0;
+    for (int v : r.visits) total += v;
+    CHECK(total == search.root().visits - 1);
+  }
 }
 
 TEST_CASE("search: seeded single-thread searches reproduce exactly", "[mcts]") {
