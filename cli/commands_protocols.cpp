@@ -53,7 +53,8 @@ struct BenchUciOptions {
 // vzero bench uci: the engine plays a game against itself from the start
 // through its UCI commands (go nodes N each move); prints the mean time a
 // move takes and its ratio to the batched floor, N / (the same model's
-// evals/s at batch 128 in this process, laid out like the engine's server).
+// evals/s at batch 128 in this process, laid out like the engine's server,
+// measured before and after the game and averaged).
 void bench_uci(BenchUciOptions o) {
   if (o.variant.empty()) {
     const std::string stem = std::filesystem::path(o.model).stem().string();
@@ -85,7 +86,15 @@ void bench_uci(BenchUciOptions o) {
   send("setoption name Threads value " + std::to_string(o.threads));
   send("setoption name Batch value " + std::to_string(o.batch));
   send(std::string("setoption name Pipeline value ") + (o.pipeline ? "true" : "false"));
+  // The floor, measured before and after the game and averaged: speeds here drift by 10-30%
+  // within minutes.
+  const auto floor_rate = [&] {
+    ServerConfig config;  // the engine's server: the defaults
+    InferenceServer server(game, config, o.model);
+    return server.measure_evals_per_s(128, o.seconds);
+  };
   send("isready");
+  const double rate_before = floor_rate();
   send("ucinewgame");
   auto state = game.new_state();
   std::string moves;
@@ -115,11 +124,10 @@ void bench_uci(BenchUciOptions o) {
             << " batch " << o.batch << " pipeline " << (o.pipeline ? "true" : "false")
             << " mean_ms_per_move " << mean << " median_ms " << sorted[sorted.size() / 2]
             << " max_ms " << sorted.back() << std::endl;
-  ServerConfig config;  // the engine's server: the defaults
-  InferenceServer server(game, config, o.model);
-  const double rate = server.measure_evals_per_s(128, o.seconds);
+  const double rate = (rate_before + floor_rate()) / 2.0;
   const double floor_ms = double(o.nodes) / rate * 1000.0;
-  std::cout << "nn batch 128 evals_per_s " << int(rate) << " floor_ms " << floor_ms << std::endl;
+  std::cout << "nn batch 128 evals_per_s " << int(rate) << " (" << int(rate_before)
+            << " before the game, the mean with after) floor_ms " << floor_ms << std::endl;
   std::cout << "ratio " << mean / floor_ms << " (mean ms/move over " << o.nodes
             << " / evals/s at batch 128)" << std::endl;
 }
