@@ -1,6 +1,7 @@
 // vzero selfplay: games into HDF5 shards.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -109,28 +110,25 @@ void bench_selfplay(const SelfplayOptions& o) {
   const Game& game = game_by_id(config.variant);
   InferenceServer server(game, config.inference, o.model, config.model, config.seed);
   // The best rate over batch sizes: of one worker laid out as the config's, or of all at once.
-  const auto best_rate = [&](InferenceServer& s, const std::string& what, int& best_batch) {
+  const auto best_rate = [&](InferenceServer& s, const std::string& what) {
     double best = 0.0;
     for (int batch : {32, 64, 128, 256}) {
       const double r = s.measure_evals_per_s(batch, 1.0);
       std::cout << "nn " << what << " batch " << batch << " evals_per_s " << int(r) << std::endl;
-      if (r > best) best = r, best_batch = batch;
+      best = std::max(best, r);
     }
     return best;
   };
   // Speeds here drift by 10-30% within minutes: the ceilings are measured before and after
   // self-play and averaged.
-  int best_batch = 0, all_batch = 0;
   const auto ceilings = [&](const std::string& when, double& best, double& all) {
     {
       ServerConfig one = config.inference;
       one.workers = 1;
       InferenceServer single(game, one, o.model, config.model, config.seed);
-      best = best_rate(single, "one_worker_" + when, best_batch);
+      best = best_rate(single, "one_worker_" + when);
     }
-    all = best;
-    all_batch = best_batch;
-    if (config.inference.workers > 1) all = best_rate(server, "all_workers_" + when, all_batch);
+    all = config.inference.workers > 1 ? best_rate(server, "all_workers_" + when) : best;
   };
   double best_before = 0.0, all_before = 0.0, best_after = 0.0, all_after = 0.0;
   ceilings("before", best_before, all_before);

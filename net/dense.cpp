@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "net/blocked_product.h"
+#include "util/error.h"
 
 namespace vzero {
 
@@ -53,6 +54,8 @@ void DenseLayer::run(const float* x, int64_t rows, bool relu, float* y) const {
 }
 
 torch::Tensor DenseLayer::linear(const torch::Tensor& input) const {
+  check(input.dim() == 2 && input.size(1) == in_,
+        "dense layer: a linear layer of " + std::to_string(in_) + " inputs got another shape");
   const torch::Tensor x = input.to(torch::kFloat).contiguous();
   torch::Tensor y = torch::empty({x.size(0), out_}, torch::TensorOptions().dtype(torch::kFloat));
   run(x.data_ptr<float>(), x.size(0), false, y.data_ptr<float>());
@@ -60,6 +63,8 @@ torch::Tensor DenseLayer::linear(const torch::Tensor& input) const {
 }
 
 torch::Tensor DenseLayer::pointwise(const torch::Tensor& input, bool relu) const {
+  check(input.dim() == 4 && input.size(1) == in_,
+        "dense layer: a 1x1 convolution of " + std::to_string(in_) + " channels got another shape");
   const torch::Tensor x = input.to(torch::kFloat).contiguous(torch::MemoryFormat::ChannelsLast);
   torch::Tensor y = torch::empty({x.size(0), out_, x.size(2), x.size(3)},
                                  torch::TensorOptions().dtype(torch::kFloat))

@@ -297,8 +297,8 @@ void Search::finish(std::vector<Leaf>& leaves, const std::vector<Evaluation>& ev
   assert(evals.size() >= leaves.size() && "one evaluation per state");
   for (size_t i = 0; i < leaves.size(); ++i) {
     Node* leaf = leaves[i].path.back();
-    leaf->pending = false;
     expand(*leaf, *leaves[i].state, evals[i]);
+    leaf->pending = false;  // after expand: a leaf it throws on is still pending (playouts)
     remove_virtual_loss(leaves[i].path);
     backup(leaves[i].path, to_values(evals[i].values, players_), moves_left_of(evals[i]));
   }
@@ -328,26 +328,44 @@ void Search::playouts(int count, const std::vector<int>& forced, SearchResult& r
   int done = 0;
   // Each pending evaluation writes into its own flight's evals: flights swap as pointers.
   auto a = std::make_unique<Flight>(), b = std::make_unique<Flight>();
-  if (!config_.pipeline || config_.batch == 1) {
-    while (done < count && !root_->proven) {
-      a->leaves = gather(count, 0, forced, r, done);
-      if (a->leaves.empty()) continue;
-      start(*a);
-      land(*a, done);
-    }
-  } else {
-    a->leaves = gather(count, 0, forced, r, done);
-    if (!a->leaves.empty()) start(*a);
-    while (!a->leaves.empty()) {
-      b->leaves = gather(count, int(a->leaves.size()), forced, r, done);
-      if (!b->leaves.empty()) start(*b);
-      land(*a, done);
-      std::swap(a, b);
-      if (a->leaves.empty() && done < count && !root_->proven) {
+  // After a failed evaluation the leaves still in flight lose their pending mark and virtual loss,
+  // so that the tree stays searchable (a pending leaf would stop every later batch at once).
+  const auto abandon = [&](Flight& f) {
+    f.pending.reset();  // waits for the evaluator to let go of the states
+    for (Leaf& l : f.leaves)
+      if (l.path.back()->pending) {
+        l.path.back()->pending = false;
+        remove_virtual_loss(l.path);
+      }
+    f.leaves.clear();
+  };
+  try {
+    if (!config_.pipeline || config_.batch == 1) {
+      while (done < count && !root_->proven) {
         a->leaves = gather(count, 0, forced, r, done);
-        if (!a->leaves.empty()) start(*a);
+        if (a->leaves.empty()) continue;
+        start(*a);
+        land(*a, done);
+      }
+    } else {
+      a->leaves = gather(count, 0, forced, r, done);
+      if (!a->leaves.empty()) start(*a);
+      while (!a->leaves.empty()) {
+        b->leaves = gather(count, int(a->leaves.size()), forced, r, done);
+        if (!b->leaves.empty()) start(*b);
+        land(*a, done);
+        std::swap(a, b);
+        if (a->leaves.empty() && done < count && !root_->proven) {
+          a->leaves = gather(count, 0, forced, r, done);
+          if (!a->leaves.empty()) start(*a);
+        }
       }
     }
+  } catch (...) {
+    abandon(*a);
+    abandon(*b);
+    r.simulations += done;
+    throw;
   }
   r.simulations += done;
 }

@@ -301,6 +301,36 @@ TEST_CASE("search: a pipelined search gathers a batch while the evaluator works 
   }
 }
 
+TEST_CASE("search: after a failed evaluation the same tree searches on", "[mcts]") {
+  // A network that fails once (a diverged model, a lost device) must not leave leaves marked
+  // pending: the next run would stop at them for ever (unpipelined) or search nothing.
+  struct FailingOnce : DeferredEvaluator {
+    int calls = 0;
+    std::unique_ptr<PendingEvaluation> submit(const std::vector<const GameState*>& states,
+                                              std::vector<Evaluation>& out) override {
+      if (++calls == 3) throw Error("network evaluation failed");
+      return DeferredEvaluator::submit(states, out);
+    }
+  };
+  TurnsGame g(2, 3, 2, false);
+  auto s = g.new_state();
+  for (bool pipeline : {false, true}) {
+    INFO("pipeline " << pipeline);
+    FailingOnce eval;
+    SearchConfig c = plain(200, 8);
+    c.pipeline = pipeline;
+    Search search(eval, c, 7);
+    search.set_root(*s);
+    CHECK_THROWS_WITH(search.run(), "network evaluation failed");
+    CHECK(search.root().in_flight == 0);
+    const int before = search.root().visits;
+    const SearchResult r = search.run();
+    CHECK(r.simulations == 200);
+    CHECK(search.root().visits == before + 200);
+    CHECK(search.root().in_flight == 0);
+  }
+}
+
 TEST_CASE("search: seeded single-thread searches reproduce exactly", "[mcts]") {
   for (const char* id : {"chess", "attrition", "007"}) {
     const Game& game = game_by_id(id);
