@@ -31,6 +31,7 @@ namespace {
 struct Ticket {
   std::mutex m;
   std::function<void()> done;  // called once every request is answered (before the caller wakes)
+  std::function<void()> wake;  // likewise, after answered is set (PendingEvaluation::on_ready)
   std::condition_variable cv;
   int remaining = 0;
   std::atomic<bool> answered{false};  // remaining reached 0 (read without the lock by a spinner)
@@ -181,6 +182,7 @@ struct InferenceServer::Impl {
     if (--r.ticket->remaining == 0) {
       if (r.ticket->done) r.ticket->done();
       r.ticket->answered = true;
+      if (r.ticket->wake) r.ticket->wake();
       r.ticket->cv.notify_all();
     }
   }
@@ -291,6 +293,17 @@ struct ServerPending : PendingEvaluation {
     std::unique_lock<std::mutex> lock(ticket.m);
     ticket.cv.wait(lock, [&] { return ticket.remaining == 0; });
     if (!ticket.error.empty()) throw Error(ticket.error);
+  }
+  bool ready() const override { return !queued || ticket.answered.load(); }
+  void on_ready(std::function<void()> wake) override {
+    {
+      std::lock_guard<std::mutex> lock(ticket.m);
+      if (queued && ticket.remaining > 0) {
+        ticket.wake = std::move(wake);
+        return;
+      }
+    }
+    wake();
   }
 };
 

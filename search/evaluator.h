@@ -3,6 +3,7 @@
 // each a prior over its legal actions and a value per seat out. Network-free
 // evaluators live in evaluators.h; the network plugs in behind the same
 // interface (net/).
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,11 @@ class PendingEvaluation {
   virtual ~PendingEvaluation() = default;  // waits for it if wait() was not called
   // Blocks until every state is evaluated; throws what evaluate() would throw.
   virtual void wait() {}
+  // True once wait() would return at once.
+  virtual bool ready() const { return true; }
+  // Calls wake once ready() holds (at once if it does already), from any
+  // thread; wake must not throw. A caller with other work asks to be woken.
+  virtual void on_ready(std::function<void()> wake) { wake(); }
 };
 
 class Evaluator {

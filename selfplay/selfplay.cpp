@@ -19,6 +19,7 @@
 
 #include "game/zobrist.h"
 #include "search/search.h"
+#include "selfplay/fibers.h"
 #include "selfplay/shard.h"
 #include "selfplay/tbb_handover.h"
 #include "util/error.h"
@@ -30,6 +31,7 @@ namespace vzero {
 SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig c) {
   c.games = in.get_range("games", c.games, 1, 100000000);
   c.parallel_games = in.get_range("parallel_games", c.parallel_games, 1, 1024);
+  c.fiber_threads = in.get_range("fiber_threads", c.fiber_threads, -1, 1024);
   c.games_per_shard = in.get_range("games_per_shard", c.games_per_shard, 1, 1000000);
   c.full_visits = in.get_range("full_visits", c.full_visits, 1, 10000000);
   c.fast_visits = in.get_range("fast_visits", c.fast_visits, 1, 10000000);
@@ -83,16 +85,17 @@ struct PlayedGame {
 
 // Plays the random opening of a game on state: up to opening_plies plies drawn
 // from the evaluator's priors, redrawn while the result looks lopsided.
-void play_opening(const SelfplayJob& job, GameState& state, uint64_t& rng) {
+void play_opening(const SelfplayJob& job, Evaluator* evaluator, GameState& state, uint64_t& rng) {
   const SelfplayConfig& sp = job.selfplay;
   if (sp.opening_plies <= 0) return;
+  check(evaluator != nullptr, "self-play: random openings need the shared evaluator");
   const int plies = int(splitmix64(rng) % uint64_t(sp.opening_plies + 1));
   std::vector<const GameState*> batch(1);
   std::vector<Evaluation> evals;
   for (int attempt = 0; attempt < 8; ++attempt) {
     for (int ply = 0; ply < plies && !state.is_terminal(); ++ply) {
       batch[0] = &state;
-      job.evaluator->evaluate(batch, evals);
+      evaluator->evaluate(batch, evals);
       const std::vector<int>& legal = state.legal_actions();
       std::vector<double> weight(legal.size());
       double sum = 0.0;
@@ -110,13 +113,14 @@ void play_opening(const SelfplayJob& job, GameState& state, uint64_t& rng) {
     }
     if (sp.opening_balance >= 1.0) return;
     batch[0] = &state;
-    job.evaluator->evaluate(batch, evals);
+    evaluator->evaluate(batch, evals);
     if (std::fabs(evals[0].values[size_t(state.current_player())]) <= sp.opening_balance) return;
     while (state.plies() > 0) state.undo();
   }
 }
 
-PlayedGame play_game(const SelfplayJob& job, int64_t index) {
+// Plays one game; in a fiber (fibers) its evaluations let the thread's other games run.
+PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
   const Game& game = *job.game;
   const SelfplayConfig& sp = job.selfplay;
   const EncodingSpec& enc = game.encoding();
@@ -125,7 +129,9 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index) {
   uint64_t rng = job.seed ^ (0x9E3779B97F4A7C15ull * uint64_t(out.record.game_id + 1));
   out.record.seed = splitmix64(rng);
   std::unique_ptr<GameState> state = game.new_state();
-  play_opening(job, *state, rng);
+  std::unique_ptr<FiberEvaluator> shared_fibered;
+  if (fibers && job.evaluator) shared_fibered = std::make_unique<FiberEvaluator>(*job.evaluator);
+  play_opening(job, shared_fibered ? shared_fibered.get() : job.evaluator, *state, rng);
   if (state->plies() > 0)
     state = game.new_state(state->fen());  // the opening is not part of the record
   if (sp.max_plies > 0) state->set_max_plies(sp.max_plies);
@@ -136,7 +142,9 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index) {
 
   std::unique_ptr<Evaluator> own;
   if (job.evaluator_per_game) own = job.evaluator_per_game(out.record.seed ^ 0xD6E8FEB86659FD93ull);
-  Search search(own ? *own : *job.evaluator, job.search, out.record.seed);
+  Evaluator& base = own ? *own : *job.evaluator;
+  FiberEvaluator fibered(base);
+  Search search(fibers ? fibered : base, job.search, out.record.seed);
   search.set_root(*state);
   while (!state->is_terminal()) {
     const bool full = uniform(rng) < sp.full_fraction;
@@ -217,40 +225,46 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
 
+  // One game, its figures counted and its record handed to the writer.
+  const auto play = [&](size_t i, bool fibers) {
+    if (job.stop && job.stop->load()) return;
+    PlayedGame g = play_game(job, indices[i], fibers);
+    std::lock_guard<std::mutex> lock(m);
+    ++stats.games;
+    stats.positions += int64_t(g.samples.size());
+    for (const Sample& s : g.samples) stats.full_positions += s.full_search;
+    stats.evaluations += g.evaluations;
+    stats.resigned += g.record.resigned;
+    stats.would_resign += g.would_resign;
+    stats.false_resignations += g.false_resignation;
+    const bool draw = std::all_of(g.record.result.begin(), g.record.result.end(),
+                                  [](float x) { return x == 0.0f; });
+    stats.draws += draw;
+    stats.decisive += !draw;
+    stats.capped += g.record.end_reason == "cap";
+    writer.add_game(std::move(g.record), std::move(g.samples));
+  };
   std::thread driver([&] {
     try {
-      // The games block while the evaluator works: run more of them than cores.
-      tbb::global_control allow(tbb::global_control::max_allowed_parallelism,
-                                size_t(sp.parallel_games) + 1);
-      tbb::task_arena arena(sp.parallel_games);
-      TbbHandover handover;
-      arena.execute([&] {
-        tbb::parallel_for(tbb::blocked_range<size_t>(0, indices.size(), 1),
-                          handover.wrap([&](const tbb::blocked_range<size_t>& range) {
-                            for (size_t i = range.begin(); i < range.end(); ++i) {
-                              if (job.stop && job.stop->load()) continue;
-                              PlayedGame g = play_game(job, indices[i]);
-                              std::lock_guard<std::mutex> lock(m);
-                              ++stats.games;
-                              stats.positions += int64_t(g.samples.size());
-                              for (const Sample& s : g.samples)
-                                stats.full_positions += s.full_search;
-                              stats.evaluations += g.evaluations;
-                              stats.resigned += g.record.resigned;
-                              stats.would_resign += g.would_resign;
-                              stats.false_resignations += g.false_resignation;
-                              const bool draw =
-                                  std::all_of(g.record.result.begin(), g.record.result.end(),
-                                              [](float x) { return x == 0.0f; });
-                              stats.draws += draw;
-                              stats.decisive += !draw;
-                              stats.capped += g.record.end_reason == "cap";
-                              writer.add_game(std::move(g.record), std::move(g.samples));
-                            }
-                          }),
-                          tbb::simple_partitioner());
-      });
-      handover.collect();
+      const int fiber_threads = sp.fiber_threads >= 0 ? sp.fiber_threads : usable_cpus();
+      if (fiber_threads > 0 && fibers_supported()) {
+        run_fibers(int64_t(indices.size()), fiber_threads, sp.parallel_games,
+                   [&](int64_t i) { play(size_t(i), true); });
+      } else {
+        // The games block while the evaluator works: run more of them than cores.
+        tbb::global_control allow(tbb::global_control::max_allowed_parallelism,
+                                  size_t(sp.parallel_games) + 1);
+        tbb::task_arena arena(sp.parallel_games);
+        TbbHandover handover;
+        arena.execute([&] {
+          tbb::parallel_for(tbb::blocked_range<size_t>(0, indices.size(), 1),
+                            handover.wrap([&](const tbb::blocked_range<size_t>& range) {
+                              for (size_t i = range.begin(); i < range.end(); ++i) play(i, false);
+                            }),
+                            tbb::simple_partitioner());
+        });
+        handover.collect();
+      }
     } catch (...) {
       failure = std::current_exception();
     }

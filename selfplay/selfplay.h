@@ -26,7 +26,10 @@ class TomlReader;
 // The [selfplay] table.
 struct SelfplayConfig {
   int games = 100;          // games to play
-  int parallel_games = 32;  // games in flight at once (threads that wait on the evaluator)
+  int parallel_games = 32;  // games in flight at once
+  int fiber_threads = -1;   // OS threads that run the games in flight as fibers (switched in user
+                            // space while they wait on the evaluator); -1: one per hardware
+                            // thread; 0: a thread per game instead (blocking while it waits)
   int games_per_shard = 50;
   int full_visits = 200;        // root visits of a full search (reused subtree included)
   int fast_visits = 32;         // root visits of a fast search (not a policy target)

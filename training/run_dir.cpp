@@ -302,7 +302,7 @@ void RunFolder::prepare(const RunConfig& config) const {
   // defaults and a run goes on across versions.
   // How many games run at once does not change them (each game's seed is its index): a run
   // resumes under another parallel_games, as under other inference speed keys.
-  const std::set<std::string> speed = {"selfplay/parallel_games"};
+  const std::set<std::string> speed = {"selfplay/parallel_games", "selfplay/fiber_threads"};
   if (fs::exists(cfg) && run_identity(parse_run_config(read_text_file(cfg), cfg).resolved, speed) !=
                              run_identity(config.resolved, speed))
     throw Error("run folder '" + dir_ + "' holds a run of another config (" + cfg +
