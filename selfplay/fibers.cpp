@@ -17,8 +17,7 @@
 #include "util/error.h"
 
 // A sanitizer would lose track of the stack switches: games run as threads there.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || \
-    defined(__SANITIZE_HWADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(__SANITIZE_HWADDRESS__)
 #define VZERO_NO_FIBERS 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
@@ -190,8 +189,8 @@ int usable_cpus() {
   return std::max(1, int(std::thread::hardware_concurrency()));
 }
 
-void run_fibers(int64_t count, int threads, int fibers,
-                const std::function<void(int64_t)>& task, size_t stack_bytes) {
+void run_fibers(int64_t count, int threads, int fibers, const std::function<void(int64_t)>& task,
+                size_t stack_bytes) {
   check(fibers_supported(), "self-play: fibers are not available in this build");
   check(threads >= 1 && fibers >= 1, "self-play: fibers need a thread and a fiber");
   threads = std::min(threads, fibers);

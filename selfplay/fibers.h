@@ -26,8 +26,8 @@ int usable_cpus();
 // gives its thread away only in fiber_wait. Returns when all have returned;
 // the first exception a task throws is rethrown here once every started task
 // has ended (after an exception no further task starts).
-void run_fibers(int64_t count, int threads, int fibers,
-                const std::function<void(int64_t)>& task, size_t stack_bytes = 1 << 20);
+void run_fibers(int64_t count, int threads, int fibers, const std::function<void(int64_t)>& task,
+                size_t stack_bytes = 1 << 20);
 
 // Waits for an evaluation: inside a fiber, runs the thread's other fibers
 // meanwhile; elsewhere blocks. Then returns what pending.wait() returns.
@@ -38,8 +38,7 @@ void fiber_wait(PendingEvaluation& pending);
 class FiberEvaluator : public Evaluator {
  public:
   explicit FiberEvaluator(Evaluator& inner) : inner_(inner) {}
-  void evaluate(const std::vector<const GameState*>& states,
-                std::vector<Evaluation>& out) override;
+  void evaluate(const std::vector<const GameState*>& states, std::vector<Evaluation>& out) override;
   std::unique_ptr<PendingEvaluation> submit(const std::vector<const GameState*>& states,
                                             std::vector<Evaluation>& out) override;
   std::string name() const override { return inner_.name(); }

@@ -1,9 +1,9 @@
 // Games as fibers: every task runs once, fibers of one thread interleave
 // while they wait on an evaluation, a task's exception reaches the caller,
 // and self-play plays the same games with fibers as with a thread per game.
-#include <catch.hpp>
 #include <algorithm>
 #include <atomic>
+#include <catch.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -214,8 +214,8 @@ TEST_CASE("selfplay: games as fibers are the games of a thread each", "[selfplay
   for (int threads : {0, 1, 2}) {
     const fs::path dir = vzero::testing::temp_dir("sp-fibers-" + std::to_string(threads));
     LateEvaluator late;
-    SelfplayJob job =
-        vzero::testing::selfplay_job(game, late, dir.string(), vzero::testing::small_selfplay(6, 4, 3, 24, 6));
+    SelfplayJob job = vzero::testing::selfplay_job(game, late, dir.string(),
+                                                   vzero::testing::small_selfplay(6, 4, 3, 24, 6));
     job.selfplay.fiber_threads = threads;
     job.selfplay.full_fraction = 0.5;
     job.search.root_noise = true;
