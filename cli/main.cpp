@@ -1,5 +1,5 @@
 // vzero: a self-play reinforcement-learning trainer for chess variants.
-#if defined(__GLIBC__) || __has_include(<malloc.h>)
+#if __has_include(<malloc.h>)
 #include <malloc.h>
 #endif
 

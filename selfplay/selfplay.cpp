@@ -84,18 +84,19 @@ struct PlayedGame {
 };
 
 // Plays the random opening of a game on state: up to opening_plies plies drawn
-// from the evaluator's priors, redrawn while the result looks lopsided.
-void play_opening(const SelfplayJob& job, Evaluator* evaluator, GameState& state, uint64_t& rng) {
+// from the evaluator's priors, redrawn while the result looks lopsided. In a
+// fiber its evaluations let the thread's other games run (fiber_wait).
+void play_opening(const SelfplayJob& job, GameState& state, uint64_t& rng) {
   const SelfplayConfig& sp = job.selfplay;
   if (sp.opening_plies <= 0) return;
-  check(evaluator != nullptr, "self-play: random openings need the shared evaluator");
+  check(job.evaluator != nullptr, "self-play: random openings need the shared evaluator");
   const int plies = int(splitmix64(rng) % uint64_t(sp.opening_plies + 1));
   std::vector<const GameState*> batch(1);
   std::vector<Evaluation> evals;
   for (int attempt = 0; attempt < 8; ++attempt) {
     for (int ply = 0; ply < plies && !state.is_terminal(); ++ply) {
       batch[0] = &state;
-      evaluator->evaluate(batch, evals);
+      fiber_wait(*job.evaluator->submit(batch, evals));
       const std::vector<int>& legal = state.legal_actions();
       std::vector<double> weight(legal.size());
       double sum = 0.0;
@@ -113,7 +114,7 @@ void play_opening(const SelfplayJob& job, Evaluator* evaluator, GameState& state
     }
     if (sp.opening_balance >= 1.0) return;
     batch[0] = &state;
-    evaluator->evaluate(batch, evals);
+    fiber_wait(*job.evaluator->submit(batch, evals));
     if (std::fabs(evals[0].values[size_t(state.current_player())]) <= sp.opening_balance) return;
     while (state.plies() > 0) state.undo();
   }
@@ -129,9 +130,7 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
   uint64_t rng = job.seed ^ (0x9E3779B97F4A7C15ull * uint64_t(out.record.game_id + 1));
   out.record.seed = splitmix64(rng);
   std::unique_ptr<GameState> state = game.new_state();
-  std::unique_ptr<FiberEvaluator> shared_fibered;
-  if (fibers && job.evaluator) shared_fibered = std::make_unique<FiberEvaluator>(*job.evaluator);
-  play_opening(job, shared_fibered ? shared_fibered.get() : job.evaluator, *state, rng);
+  play_opening(job, *state, rng);
   if (state->plies() > 0)
     state = game.new_state(state->fen());  // the opening is not part of the record
   if (sp.max_plies > 0) state->set_max_plies(sp.max_plies);
