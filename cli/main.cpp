@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "net/server.h"
+#include "net/tensor_allocator.h"
 #include "util/error.h"
 
 namespace {
@@ -48,6 +49,14 @@ int main(int argc, char** argv) {
   vzero::cli::add_ratings_command(app);
   vzero::cli::add_gate_command(app);
   vzero::cli::add_web_command(app);
+  bool system_allocator = false;
+  app.add_flag("--system-allocator", system_allocator,
+               "LibTorch's own CPU allocator for tensors instead of vzero's caching one (for "
+               "comparisons; net/README.md)");
+  // Before any command runs: the caching allocator serves every tensor made after it.
+  app.parse_complete_callback([&system_allocator] {
+    if (!system_allocator) vzero::install_tensor_allocator();
+  });
   hide_empty_defaults(app);
   vzero::register_net_players(vzero::ServerConfig{});
   try {

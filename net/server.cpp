@@ -14,7 +14,6 @@
 #include <functional>
 #include <mutex>
 #include <thread>
-#include <unordered_map>
 
 #include "game/symmetry.h"
 #include "game/zobrist.h"
@@ -61,41 +60,48 @@ struct Request {
   Ticket* ticket = nullptr;
 };
 
-struct CacheEntry {
-  std::vector<float> priors, values;
-  float moves_left = -1.0f;
-};
-
-// A cache in shards, each cleared when full: cheap and bounded.
+// A direct-mapped cache: a position's key picks one slot, and a new entry replaces the one there.
+// The slots keep their vectors, so a warm cache allocates nothing: bounded memory, and no churn
+// that would fragment the heap (a map cleared when full grew World self-play to gigabytes).
 class Cache {
  public:
-  explicit Cache(size_t entries) : per_shard_(entries / kShards) {}
-  bool enabled() const { return per_shard_ > 0; }
+  explicit Cache(size_t entries) : slots_(entries) {}
+  bool enabled() const { return !slots_.empty(); }
   bool find(uint64_t key, size_t legal, Evaluation& out) {
-    Shard& s = shards_[key % kShards];
-    std::lock_guard<std::mutex> lock(s.m);
-    auto it = s.map.find(key);
-    if (it == s.map.end() || it->second.priors.size() != legal) return false;
-    out.priors = it->second.priors;
-    out.values = it->second.values;
-    out.moves_left = it->second.moves_left;
+    const size_t i = index(key);
+    std::lock_guard<std::mutex> lock(stripes_[i % kStripes]);
+    const Slot& s = slots_[i];
+    if (!s.used || s.key != key || s.priors.size() != legal) return false;
+    out.priors.assign(s.priors.begin(), s.priors.end());
+    out.values.assign(s.values.begin(), s.values.end());
+    out.moves_left = s.moves_left;
     return true;
   }
   void put(uint64_t key, const Evaluation& e) {
-    Shard& s = shards_[key % kShards];
-    std::lock_guard<std::mutex> lock(s.m);
-    if (s.map.size() >= per_shard_) s.map.clear();
-    s.map[key] = CacheEntry{e.priors, e.values, e.moves_left};
+    const size_t i = index(key);
+    std::lock_guard<std::mutex> lock(stripes_[i % kStripes]);
+    Slot& s = slots_[i];
+    s.used = true;
+    s.key = key;
+    s.priors.assign(e.priors.begin(), e.priors.end());
+    s.values.assign(e.values.begin(), e.values.end());
+    s.moves_left = e.moves_left;
   }
 
  private:
-  static constexpr size_t kShards = 16;
-  struct Shard {
-    std::mutex m;
-    std::unordered_map<uint64_t, CacheEntry> map;
+  static constexpr size_t kStripes = 64;
+  struct Slot {
+    bool used = false;
+    uint64_t key = 0;
+    std::vector<float> priors, values;
+    float moves_left = -1.0f;
   };
-  size_t per_shard_;
-  Shard shards_[kShards];
+  // The slot of a key: its high bits, mixed (keys of one game differ little in their low bits).
+  size_t index(uint64_t key) const {
+    return size_t(((key * 0x9E3779B97F4A7C15ull) >> 32) % slots_.size());
+  }
+  std::vector<Slot> slots_;
+  std::mutex stripes_[kStripes];
 };
 
 uint64_t mix_scalars(uint64_t key, const std::vector<float>& scalars) {

@@ -37,16 +37,22 @@ using vzero::testing::small_model;
 
 namespace {
 
-// A server of a fresh small attrition model with the cache off.
-std::unique_ptr<InferenceServer> uncached_server(const Game& game, int max_batch, int max_wait_us) {
+// A server of a fresh small model with a cache of cache_entries (0: off).
+std::unique_ptr<InferenceServer> small_server(const Game& game, int max_batch, int max_wait_us,
+                                              int cache_entries) {
   ServerConfig config;
   config.max_batch = max_batch;
   config.max_wait_us = max_wait_us;
-  config.cache_entries = 0;
+  config.cache_entries = cache_entries;
   ModelConfig small;
   small.blocks = 1;
   small.filters = 8;
   return std::make_unique<InferenceServer>(game, config, "", small, 5);
+}
+
+// A server of a fresh small model with the cache off.
+std::unique_ptr<InferenceServer> uncached_server(const Game& game, int max_batch, int max_wait_us) {
+  return small_server(game, max_batch, max_wait_us, 0);
 }
 
 }  // namespace
@@ -447,6 +453,45 @@ TEST_CASE("net: the server answers each of many threads with its own results", "
   CHECK(first[0].priors == again[0].priors);
   CHECK(first[0].values == again[0].values);
   fs::remove_all(dir);
+}
+
+TEST_CASE("net: the cache keeps one entry a slot and a new position replaces the old",
+          "[net][server]") {
+  const Game& game = game_by_id("losalamos");
+  const auto states = sample_states(game, 40, 9);
+  // One slot: every position shares it.
+  const auto server = small_server(game, 8, 100, 1);
+  std::vector<Evaluation> a, a_again, b, a_third;
+  server->evaluate({states[3].get()}, a);
+  server->evaluate({states[3].get()}, a_again);
+  CHECK(server->stats().cache_hits == 1);
+  CHECK(a_again[0].priors == a[0].priors);
+  CHECK(a_again[0].values == a[0].values);
+  server->evaluate({states[20].get()}, b);  // takes the slot
+  CHECK(server->stats().cache_hits == 1);
+  server->evaluate({states[3].get()}, a_third);  // evaluated again, the same
+  CHECK(server->stats().cache_hits == 1);
+  CHECK(server->stats().evaluated == 3);
+  CHECK(a_third[0].priors == a[0].priors);
+  CHECK(a_third[0].values == a[0].values);
+  CHECK(b[0].priors.size() == states[20]->legal_actions().size());
+
+  // Many positions through a small cache, each asked for twice in a row (the second time from
+  // the cache): every answer is still the network's.
+  const auto cached = small_server(game, 8, 100, 7);
+  const auto uncached = uncached_server(game, 8, 100);
+  for (const auto& s : states) {
+    std::vector<Evaluation> x, x_again, y;
+    cached->evaluate({s.get()}, x);
+    cached->evaluate({s.get()}, x_again);
+    uncached->evaluate({s.get()}, y);
+    CHECK(x[0].priors == y[0].priors);
+    CHECK(x[0].values == y[0].values);
+    CHECK(x_again[0].priors == y[0].priors);
+    CHECK(x_again[0].values == y[0].values);
+  }
+  CHECK(cached->stats().cache_hits >= 40);
+  CHECK(cached->stats().evaluated + cached->stats().cache_hits == 80);
 }
 
 TEST_CASE("net: searches sharing the server run and fill batches", "[net][server]") {
