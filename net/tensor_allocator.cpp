@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <new>
 #include <vector>
@@ -81,6 +82,8 @@ class CachingAllocator final : public c10::Allocator {
 
   // A new block of the system for `bytes` of data, its header saying class c.
   static void* fresh_block(int c, size_t bytes) {
+    // No size near SIZE_MAX may wrap around below.
+    if (bytes > std::numeric_limits<size_t>::max() / 2) throw std::bad_alloc();
     // aligned_alloc wants a multiple of the alignment.
     const size_t total = (kHeader + bytes + kHeader - 1) / kHeader * kHeader;
     void* base = std::aligned_alloc(kHeader, total);

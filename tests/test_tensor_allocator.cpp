@@ -2,9 +2,11 @@
 // size class, small and odd sizes work, many threads share it, and a network gives the same
 // outputs through it.
 
+#include <c10/core/CPUAllocator.h>
 #include <torch/torch.h>
 
 #include <atomic>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -52,6 +54,13 @@ TEST_CASE("net: the tensor allocator hands a freed block out again for the same 
     if (n > 0) CHECK(t[n - 1].item<float>() == float(n - 1));
     CHECK(reinterpret_cast<uintptr_t>(t.data_ptr()) % 64 == 0);
   }
+}
+
+TEST_CASE("net: the tensor allocator refuses a size it cannot hold", "[net][allocator]") {
+  install_tensor_allocator();
+  // A request near SIZE_MAX must fail cleanly, not wrap around to a small block.
+  CHECK_THROWS(c10::GetCPUAllocator()->allocate(std::numeric_limits<size_t>::max() - 8));
+  CHECK_THROWS(torch::empty({int64_t(1) << 61}, torch::kFloat32));
 }
 
 TEST_CASE("net: the tensor allocator is shared safely by many threads", "[net][allocator]") {
