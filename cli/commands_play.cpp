@@ -45,7 +45,7 @@ class Table {
     state_ = start_->clone();
     PlayerContext ctx;
     ctx.game = &game_;
-    ctx.search = search_config_from_file(o.config);
+    ctx.search = search_config_from_file(o.config, play_search_config());
     spec_ = resolve_opponent(o.opponent, game_.id());
     uint64_t seeds = o.seed;
     players_.resize(size_t(game_.num_players()));

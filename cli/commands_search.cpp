@@ -120,7 +120,7 @@ void run_arena(const ArenaOptions& o) {
   PlayerContext ctx;
   ctx.game = &game;
   // Light root noise by default, so that games between deterministic searches differ.
-  SearchConfig defaults;
+  SearchConfig defaults = play_search_config();
   defaults.root_noise = true;
   defaults.noise_fraction = 0.1;
   ctx.search = search_config_from_file(o.config, defaults);

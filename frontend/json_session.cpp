@@ -130,7 +130,7 @@ struct JsonSession::Table {
   std::string spec;
   std::unique_ptr<Player> player;
   Engine engine;
-  SearchConfig search;
+  SearchConfig search = play_search_config();  // the request's "search" goes over it
   uint64_t seed = 1;
 
   void play(int action) {

@@ -385,7 +385,7 @@ void UciEngine::stop_search() {
 
 const Engine& UciEngine::engine() {
   if (engine_) return *engine_;
-  const SearchConfig base;
+  const SearchConfig base = play_search_config();  // Batch comes from its option
   std::string path = model_;
   if (ascii_lower(model_) == "auto") path = shipped_model(variant_, model_dirs_);
   if (ascii_lower(path) == "none" || path == "<empty>") path.clear();

@@ -32,6 +32,7 @@ void visit(SearchConfig& c, TomlReader* in) {
   real("cpuct_growth", c.cpuct_growth, 0.0, 100.0);
   real("fpu_reduction", c.fpu_reduction, -2.0, 2.0);
   real("fpu_reduction_root", c.fpu_reduction_root, -2.0, 2.0);
+  real("policy_temperature", c.policy_temperature, 0.1, 10.0);
   flag("root_noise", c.root_noise);
   real("dirichlet_alpha", c.dirichlet_alpha, 1e-3, 1000.0);
   real("noise_fraction", c.noise_fraction, 0.0, 1.0);
@@ -61,6 +62,13 @@ void visit(SearchConfig& c, TomlReader* in) {
 }
 
 }  // namespace
+
+SearchConfig play_search_config() {
+  SearchConfig c;
+  c.batch = 1;
+  c.policy_temperature = 1.5;
+  return c;
+}
 
 SearchConfig read_search_config(TomlReader& in, SearchConfig defaults) {
   visit(defaults, &in);

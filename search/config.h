@@ -15,8 +15,10 @@ struct SearchConfig {
   double cpuct_growth = 1.0;
   double fpu_reduction = 0.25;  // unvisited child: parent value minus this * sqrt(visited prior)
   double fpu_reduction_root = 0.0;
-  bool root_noise = false;        // Dirichlet noise on the root priors (self-play)
-  double dirichlet_alpha = 10.0;  // total alpha: each action gets alpha / number of legal actions
+  double policy_temperature = 1.0;  // priors as p^(1/T), renormalised (lc0's policy softmax
+                                    // temperature; > 1 flattens them)
+  bool root_noise = false;          // Dirichlet noise on the root priors (self-play)
+  double dirichlet_alpha = 10.0;    // total alpha: each action gets alpha / number of legal actions
   double noise_fraction = 0.25;
   double temperature = 1.0;  // for the first temperature_plies plies of the game
   int temperature_plies = 0;
@@ -43,6 +45,13 @@ struct SearchConfig {
   bool win_in_one = true;  // a position whose player to act can win at once (capture the king,
                            // GameState::winning_action) is a proven win, seen on arrival
 };
+
+// The search that play starts from (vzero arena without --config, play, serve,
+// uci; a config file's [search] and a spec's options go over it): one leaf per
+// evaluator call and a policy temperature of 1.5, each measured stronger at 400
+// visits on Los Alamos (search/README.md). Self-play keeps SearchConfig's own
+// defaults.
+SearchConfig play_search_config();
 
 // Reads a [search] table over the given defaults (throws Error on unknown keys or bad values).
 SearchConfig read_search_config(TomlReader& in, SearchConfig defaults = {});

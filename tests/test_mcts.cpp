@@ -3,6 +3,7 @@
 // self-mates and won endgames are handled; seeded searches reproduce.
 #include <algorithm>
 #include <catch.hpp>
+#include <cmath>
 #include <set>
 
 #include "game/builtin/games.h"
@@ -11,6 +12,7 @@
 #include "search_test_util.h"
 #include "test_util.h"
 #include "turns_game.h"
+#include "util/error.h"
 
 using namespace vzero;
 using vzero::testing::search_once;
@@ -329,6 +331,63 @@ TEST_CASE("search: after a failed evaluation the same tree searches on", "[mcts]
     CHECK(search.root().visits == before + 200);
     CHECK(search.root().in_flight == 0);
   }
+}
+
+namespace {
+
+// Priors proportional to 1, 2, 3, ... over the legal actions; value 0.
+class RampEvaluator : public Evaluator {
+ public:
+  void evaluate(const std::vector<const GameState*>& states,
+                std::vector<Evaluation>& out) override {
+    out.resize(states.size());
+    for (size_t i = 0; i < states.size(); ++i) {
+      const size_t n = states[i]->legal_actions().size();
+      out[i].priors.resize(n);
+      for (size_t k = 0; k < n; ++k) out[i].priors[k] = float(k + 1) / float(n * (n + 1) / 2);
+      out[i].values = {0.0f, 0.0f};
+    }
+  }
+  std::string name() const override { return "ramp"; }
+};
+
+}  // namespace
+
+TEST_CASE("search: the policy temperature turns priors p into p^(1/T), renormalised", "[mcts]") {
+  const Game& game = game_by_id("chess");
+  auto s = game.new_state();
+  const size_t n = s->legal_actions().size();
+  RampEvaluator eval;
+  for (double t : {1.0, 2.0, 0.5}) {
+    INFO("T " << t);
+    SearchConfig c = plain(8);
+    c.policy_temperature = t;
+    Search search(eval, c, 1);
+    search.set_root(*s);
+    search.run();
+    const Node& root = search.root();
+    REQUIRE(root.edges.size() == n);
+    double norm = 0;
+    for (size_t k = 0; k < n; ++k) norm += std::pow(double(k + 1), 1.0 / t);
+    float sum = 0;
+    for (size_t k = 0; k < n; ++k) {
+      CHECK(root.edges[k].prior == Approx(std::pow(double(k + 1), 1.0 / t) / norm).epsilon(1e-4));
+      sum += root.edges[k].prior;
+    }
+    CHECK(sum == Approx(1.0f).epsilon(1e-5));
+  }
+  // Play starts from one leaf per call and T = 1.5; a config's keys go over that, the rest stay.
+  const SearchConfig play = play_search_config();
+  CHECK(play.batch == 1);
+  CHECK(play.policy_temperature == 1.5);
+  CHECK(SearchConfig().policy_temperature == 1.0);  // self-play's default is unchanged
+  SearchConfig c = play;
+  set_search_option(c, "batch", "8");
+  CHECK(c.batch == 8);
+  CHECK(c.policy_temperature == 1.5);
+  CHECK_THROWS_AS(set_search_option(c, "policy_temperature", "0"), Error);
+  set_search_option(c, "policy_temperature", "1.6");
+  CHECK(c.policy_temperature == 1.6);
 }
 
 TEST_CASE("search: seeded single-thread searches reproduce exactly", "[mcts]") {
