@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <sstream>
 
 #include "game/builtin/games.h"
@@ -151,6 +152,9 @@ void UciEngine::uci() {
   send("option name Ponder type check default false");
   send("option name Batch type spin default " + std::to_string(kUciBatch) + " min 1 max 256");
   send("option name Pipeline type check default false");
+  send("option name PolicyTemperature type spin default " +
+       std::to_string(std::lround(play_search_config().policy_temperature * 100)) +
+       " min 10 max 1000");
   send("uciok");
 }
 
@@ -190,6 +194,8 @@ void UciEngine::set_option(const std::vector<std::string>& words) {
   } else if (name == "pipeline") {
     check(value == "true" || value == "false", "Pipeline must be true or false");
     pipeline_ = value == "true";
+  } else if (name == "policytemperature") {
+    policy_temperature_ = double(parse_int(value, 10, 1000, "PolicyTemperature")) / 100.0;
   } else if (name == "uci_showwdl") {
     check(value == "true" || value == "false", "UCI_ShowWDL must be true or false");
     show_wdl_ = value == "true";
@@ -337,12 +343,14 @@ std::vector<std::shared_ptr<Search>> UciEngine::searches_at_position() {
   SearchConfig config = e.search;
   config.batch = batch_;
   config.pipeline = pipeline_;
+  config.policy_temperature = policy_temperature_;
   const std::vector<int>& now = position_moves_;
   bool reuse = config.reuse_tree && int(searches_.size()) == threads_ &&
                searched_start_ == position_start_ && searched_moves_.size() <= now.size() &&
                std::equal(searched_moves_.begin(), searched_moves_.end(), now.begin());
   for (const auto& s : searches_)
     reuse = reuse && s->config().batch == batch_ && s->config().pipeline == pipeline_ &&
+            s->config().policy_temperature == policy_temperature_ &&
             s->root().visits < kMaxPlayouts / 2;
   if (reuse) {
     int64_t kept = 0;

@@ -71,6 +71,8 @@ class UciEngine {
   int threads_ = 1, multipv_ = 1;
   int batch_ = kUciBatch;  // leaves gathered per network call (Batch)
   bool pipeline_ = false;  // the next batch gathered while the network runs one (Pipeline)
+  // Priors as p^(1/T) (PolicyTemperature, T x 100).
+  double policy_temperature_ = play_search_config().policy_temperature;
   int64_t nodes_ = 0;
   bool show_wdl_ = true;
 

@@ -156,6 +156,11 @@ TEST_CASE(
                     l.find(" var chess") != std::string::npos &&
                     l.find(" var attrition-4p") == std::string::npos;
   CHECK(has_variant);
+  bool has_temperature = false;
+  for (const std::string& l : out.since(0))
+    has_temperature |= l == "option name PolicyTemperature type spin default 150 min 10 max 1000";
+  CHECK(has_temperature);
+  uci.handle_line("setoption name PolicyTemperature value 100");
 
   uci.handle_line("setoption name UCI_Variant value grand");
   uci.handle_line("isready");
@@ -237,6 +242,7 @@ TEST_CASE("uci: bad input gets info string and the engine carries on", "[fronten
   for (const char* bad :
        {"foo", "setoption name Threads value 0", "setoption name Threads value x",
         "setoption name Nope value 1", "setoption name UCI_Variant value attrition-4p", "setoption",
+        "setoption name PolicyTemperature value 5", "setoption name PolicyTemperature value 1.5",
         "position", "position fen 8/8/8 w - - 0 1", "position startpos e2e4",
         "position startpos moves e2e4 e7e5 e1e5", "go nodes abc", "\x01\xff garbage"}) {
     INFO(bad);
