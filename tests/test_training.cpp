@@ -183,6 +183,28 @@ TEST_CASE("configs: every shipped config reads and names a known variant", "[tra
   CHECK(n >= 12);
 }
 
+TEST_CASE(
+    "models: every shipped model has its config beside it, fits its variant and is at most 10 MB",
+    "[training][config]") {
+  int n = 0;
+  for (const auto& entry : fs::directory_iterator(VZERO_MODELS_DIR)) {
+    if (entry.path().extension() != ".pt") continue;
+    INFO(entry.path().string());
+    CHECK(fs::file_size(entry.path()) <= 10u * 1024u * 1024u);
+    fs::path config_path = entry.path();
+    config_path.replace_extension(".toml");
+    REQUIRE(fs::exists(config_path));
+    const RunConfig c = read_run_config(config_path.string());
+    const ModelIdentity expected = ModelIdentity::of(game_by_id(c.variant));
+    const auto [identity, model] = read_checkpoint_header(entry.path().string());
+    CHECK_NOTHROW(expected.expect_same(identity, entry.path().string()));
+    CHECK(model.to_text() == c.model.to_text());  // the config is the one that made it
+    CHECK_NOTHROW(load_checkpoint(entry.path().string(), &expected));
+    ++n;
+  }
+  CHECK(n >= 5);
+}
+
 namespace {
 
 // A training sample of a state whose search put every visit on action (text).
