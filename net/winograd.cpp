@@ -253,8 +253,9 @@ void Plan::run(const WinogradConv& conv, const float* x, int batch, int height, 
     for (int64_t chunk = begin; chunk < end; ++chunk) {
       const int64_t first = chunk * kChunk;
       const int n = int(std::min<int64_t>(kChunk, tiles - first));
-      // Input transform: v[xi][row][channel].
-      for (int row = 0; row < kChunk; ++row) {
+      // Input transform: v[xi][row][channel]; the product reads rows up to the next row block
+      // (of 6 or 8), so a last chunk zeroes at most 7 rows past its tiles.
+      for (int row = 0; row < std::min(kChunk, n + 7); ++row) {
         float* v = s.v.data() + size_t(row) * size_t(kp);
         if (row >= n) {  // padding rows of the last chunk
           for (int xi = 0; xi < AA; ++xi) std::fill_n(v + size_t(xi) * v_stride, kp, 0.0f);
