@@ -17,6 +17,7 @@
 #include "match/match_group.h"
 #include "match/match_stats.h"
 #include "match/openings.h"
+#include "net/server.h"
 #include "search/evaluators.h"
 #include "search/search.h"
 #include "training/run_config.h"
@@ -124,6 +125,11 @@ void run_arena(const ArenaOptions& o) {
   defaults.root_noise = true;
   defaults.noise_fraction = 0.1;
   ctx.search = search_config_from_file(o.config, defaults);
+  // As many inference workers as games at once: the games' net players share a server per model,
+  // and one worker would run every game's evaluations on one core.
+  ServerConfig server;
+  server.workers = o.arena.threads;
+  register_net_players(server);
   // Build both once up front so that a bad spec fails before any game.
   make_player(o.a, ctx);
   make_player(o.b, ctx);

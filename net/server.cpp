@@ -147,7 +147,9 @@ struct InferenceServer::Impl {
     if (c.random_symmetry) symmetries = board_symmetries(g);
   }
 
-  void worker_loop() {
+  // Worker index runs whole batches; only worker 0 spins for a lone caller (more spinners would
+  // take the cores that caller's search needs).
+  void worker_loop(int index) {
     at::set_num_threads(config.threads_per_worker);
     c10::InferenceMode guard;
     std::vector<Request*> batch;
@@ -155,7 +157,7 @@ struct InferenceServer::Impl {
       batch.clear();
       {
         std::unique_lock<std::mutex> lock(m);
-        if (queue.empty() && attached_now.load() == 1) {
+        if (index == 0 && queue.empty() && attached_now.load() == 1) {
           lock.unlock();  // a lone caller: its next batch comes soon
           spin_until([&] { return queued.load() > 0; });
           lock.lock();
@@ -266,7 +268,7 @@ InferenceServer::InferenceServer(const Game& game, const ServerConfig& config,
   impl_->model->to(impl_->device);
   impl_->model = inference_model(impl_->model, config.form);
   for (int w = 0; w < config.workers; ++w)
-    impl_->workers.emplace_back([this] { impl_->worker_loop(); });
+    impl_->workers.emplace_back([this, w] { impl_->worker_loop(w); });
 }
 
 InferenceServer::~InferenceServer() {
