@@ -78,11 +78,10 @@ constexpr int kSlice = 16;
 // slices.
 inline void chunk_product(const float* a, const float* b, float* c, int k_size, int n_pad,
                           int rows) {
-  constexpr int slice = kSlice;
   for (int col = 0; col < n_pad; col += 4 * kLanes) {
     const int nv = std::min(4, (n_pad - col) / kLanes);
-    for (int k0 = 0; k0 < k_size; k0 += slice) {
-      const int kn = std::min(slice, k_size - k0);
+    for (int k0 = 0; k0 < k_size; k0 += kSlice) {
+      const int kn = std::min(kSlice, k_size - k0);
       const bool add = k0 > 0;
       const float* ap = a + k0;
       const float* bp = b + size_t(k0) * size_t(n_pad) + col;

@@ -21,7 +21,7 @@ Values to_values(const V& v, int players) {
 }
 
 // Raises node's priors to the power exponent and renormalises them (all zero stays all zero).
-void sharpen_priors(Node& node, float exponent) {
+void temper_priors(Node& node, float exponent) {
   float sum = 0.0f;
   for (Edge& e : node.edges) sum += e.prior = e.prior > 0.0f ? std::pow(e.prior, exponent) : 0.0f;
   if (sum > 0.0f)
@@ -193,7 +193,7 @@ void Search::expand(Node& node, const GameState& state, const Evaluation& e) {
     node.edges[i].prior = e.priors[i];
   }
   if (config_.policy_temperature != 1.0)
-    sharpen_priors(node, float(1.0 / config_.policy_temperature));
+    temper_priors(node, float(1.0 / config_.policy_temperature));
   node.player = int8_t(state.current_player());
   node.raw_value = e.values.empty() ? 0.0f : e.values[size_t(node.player)];
   node.expanded = true;

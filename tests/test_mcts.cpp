@@ -5,6 +5,8 @@
 #include <catch.hpp>
 #include <cmath>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "game/builtin/games.h"
 #include "search/evaluators.h"
@@ -22,19 +24,28 @@ namespace {
 
 SearchConfig plain(int sims, int batch = 1) { return vzero::testing::search_config(sims, batch); }
 
-// Every position looks the same: +0.9 for seat 0, -0.9 for seat 1.
-class OptimistEvaluator : public Evaluator {
+// Every position looks the same: the given values, and priors uniform over the legal actions or,
+// with ramp, proportional to 1, 2, 3, ...
+class FixedEvaluator : public Evaluator {
  public:
+  explicit FixedEvaluator(std::vector<float> values, bool ramp = false)
+      : values_(std::move(values)), ramp_(ramp) {}
   void evaluate(const std::vector<const GameState*>& states,
                 std::vector<Evaluation>& out) override {
     out.resize(states.size());
     for (size_t i = 0; i < states.size(); ++i) {
       const size_t n = states[i]->legal_actions().size();
-      out[i].priors.assign(n, 1.0f / float(n));
-      out[i].values = {0.9f, -0.9f};
+      out[i].priors.resize(n);
+      for (size_t k = 0; k < n; ++k)
+        out[i].priors[k] = ramp_ ? float(k + 1) / float(n * (n + 1) / 2) : 1.0f / float(n);
+      out[i].values = values_;
     }
   }
-  std::string name() const override { return "optimist"; }
+  std::string name() const override { return ramp_ ? "ramp" : "fixed"; }
+
+ private:
+  std::vector<float> values_;
+  bool ramp_;
 };
 
 const Edge* edge_of(const Node& n, int action) {
@@ -108,7 +119,7 @@ TEST_CASE("k in a row: first-play urgency comes from the parent's player", "[mct
   TurnsGame g(2, 3, 2, /*claims=*/false);
   auto s = g.new_state();
   s->apply(1);
-  OptimistEvaluator eval;
+  FixedEvaluator eval({0.9f, -0.9f});  // +0.9 for seat 0, -0.9 for seat 1
   for (double reduction : {0.0, 2.0}) {
     SearchConfig c = plain(300);
     c.cpuct = 0.1;
@@ -333,31 +344,11 @@ TEST_CASE("search: after a failed evaluation the same tree searches on", "[mcts]
   }
 }
 
-namespace {
-
-// Priors proportional to 1, 2, 3, ... over the legal actions; value 0.
-class RampEvaluator : public Evaluator {
- public:
-  void evaluate(const std::vector<const GameState*>& states,
-                std::vector<Evaluation>& out) override {
-    out.resize(states.size());
-    for (size_t i = 0; i < states.size(); ++i) {
-      const size_t n = states[i]->legal_actions().size();
-      out[i].priors.resize(n);
-      for (size_t k = 0; k < n; ++k) out[i].priors[k] = float(k + 1) / float(n * (n + 1) / 2);
-      out[i].values = {0.0f, 0.0f};
-    }
-  }
-  std::string name() const override { return "ramp"; }
-};
-
-}  // namespace
-
 TEST_CASE("search: the policy temperature turns priors p into p^(1/T), renormalised", "[mcts]") {
   const Game& game = game_by_id("chess");
   auto s = game.new_state();
   const size_t n = s->legal_actions().size();
-  RampEvaluator eval;
+  FixedEvaluator eval({0.0f, 0.0f}, true);
   for (double t : {1.0, 2.0, 0.5}) {
     INFO("T " << t);
     SearchConfig c = plain(8);
