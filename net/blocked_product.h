@@ -73,37 +73,53 @@ constexpr int kChunk = 48;
 // sliced: 1.0e-5), for about 8% of the winograd form's speed.
 constexpr int kSlice = 16;
 
-// C[rows x n_pad] = A[rows x K] B[K x n_pad], n_pad a multiple of 16; rows (<= kChunk) rounded
-// up to the row block (A has kChunk rows, those past the chunk's tiles finite); sums in kSlice
-// slices.
+// Columns per panel of a packed B: the widest micro kernel's (4 registers).
+constexpr int kPanel = 4 * kLanes;
+
+// The largest panel (bytes) that a product keeps in the L1 cache across row blocks.
+constexpr size_t kPanelInL1 = 24 * 1024;
+
+// Where B[k][col] of a K x n_pad matrix lies in its packed form: panels of kPanel columns (the
+// last one narrower), each K rows of its width in a row, so a product streams B in order.
+inline size_t packed_index(int k, int col, int k_size, int n_pad) {
+  const int first = col / kPanel * kPanel, width = std::min(kPanel, n_pad - first);
+  return size_t(k_size) * size_t(first) + size_t(k) * size_t(width) + size_t(col - first);
+}
+
+// C[rows x n_pad] = A[rows x K] B[K x n_pad], B packed (packed_index), n_pad a multiple of 16;
+// rows rounded up to the row block (A has those rows, the ones past the chunk's finite); sums in
+// kSlice slices.
 inline void chunk_product(const float* a, const float* b, float* c, int k_size, int n_pad,
                           int rows) {
-  for (int col = 0; col < n_pad; col += 4 * kLanes) {
-    const int nv = std::min(4, (n_pad - col) / kLanes);
-    for (int k0 = 0; k0 < k_size; k0 += kSlice) {
-      const int kn = std::min(kSlice, k_size - k0);
+  for (int col = 0; col < n_pad; col += kPanel) {
+    const int width = std::min(kPanel, n_pad - col), nv = width / kLanes;
+    const float* panel = b + size_t(k_size) * size_t(col);
+    const int step = nv == 4 ? 6 : 8;  // the micro kernel's rows
+    // One row block's slices.
+    const auto row_block = [&](int r, int k0, int kn) {
+      const float* ap = a + size_t(r) * size_t(k_size) + size_t(k0);
+      const float* bp = panel + size_t(k0) * size_t(width);
+      float* cp = c + size_t(r) * size_t(n_pad) + size_t(col);
       const bool add = k0 > 0;
-      const float* ap = a + k0;
-      const float* bp = b + size_t(k0) * size_t(n_pad) + col;
-      float* cp = c + col;
       switch (nv) {
         case 4:
-          for (int r = 0; r < rows; r += 6)
-            micro_kernel<6, 4>(ap + r * k_size, k_size, bp, n_pad, cp + r * n_pad, n_pad, kn, add);
-          break;
+          return micro_kernel<6, 4>(ap, k_size, bp, width, cp, n_pad, kn, add);
         case 3:
-          for (int r = 0; r < rows; r += 8)
-            micro_kernel<8, 3>(ap + r * k_size, k_size, bp, n_pad, cp + r * n_pad, n_pad, kn, add);
-          break;
+          return micro_kernel<8, 3>(ap, k_size, bp, width, cp, n_pad, kn, add);
         case 2:
-          for (int r = 0; r < rows; r += 8)
-            micro_kernel<8, 2>(ap + r * k_size, k_size, bp, n_pad, cp + r * n_pad, n_pad, kn, add);
-          break;
+          return micro_kernel<8, 2>(ap, k_size, bp, width, cp, n_pad, kn, add);
         default:
-          for (int r = 0; r < rows; r += 8)
-            micro_kernel<8, 1>(ap + r * k_size, k_size, bp, n_pad, cp + r * n_pad, n_pad, kn, add);
-          break;
+          return micro_kernel<8, 1>(ap, k_size, bp, width, cp, n_pad, kn, add);
       }
+    };
+    if (size_t(k_size) * size_t(width) * sizeof(float) <= kPanelInL1) {
+      // The panel stays in L1 while each row block sums all its slices.
+      for (int r = 0; r < rows; r += step)
+        for (int k0 = 0; k0 < k_size; k0 += kSlice) row_block(r, k0, std::min(kSlice, k_size - k0));
+    } else {
+      // A slice of the panel stays in L1 while every row block adds its product.
+      for (int k0 = 0; k0 < k_size; k0 += kSlice)
+        for (int r = 0; r < rows; r += step) row_block(r, k0, std::min(kSlice, k_size - k0));
     }
   }
 }

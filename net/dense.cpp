@@ -23,7 +23,7 @@ DenseLayer::DenseLayer(const FloatTensor& weight, const FloatTensor* bias)
       bias_(bias ? bias->data : std::vector<float>(size_t(out_), 0.0f)) {
   for (int o = 0; o < out_; ++o)
     for (int i = 0; i < in_; ++i)
-      wt_[size_t(i) * size_t(out_pad_) + size_t(o)] =
+      wt_[blocked::packed_index(i, o, in_, out_pad_)] =
           weight.data[size_t(o) * size_t(in_) + size_t(i)];
 }
 

@@ -27,7 +27,7 @@ class DenseLayer {
 
  private:
   int in_ = 0, out_ = 0, out_pad_ = 0;
-  std::vector<float> wt_;    // [in][out_pad]: W^T, zero past out
+  std::vector<float> wt_;    // W^T [in x out_pad], zero past out, packed (blocked_product.h)
   std::vector<float> bias_;  // [out]
 };
 

@@ -105,7 +105,7 @@ constexpr CookToom<A> kCookToom{};
 // One 3x3 convolution (stride 1, padding 1) with its weights transformed.
 struct WinogradConv {
   int cin = 0, cout = 0, cin_pad = 0, cout_pad = 0;  // channels, and rounded up to 16
-  std::vector<float> u;     // [a * a][cin_pad][cout_pad]: G g G^T of each (output, input) channel
+  std::vector<float> u;     // [a * a][cin_pad x cout_pad, packed]: G g G^T of each channel pair
   std::vector<float> bias;  // [cout]
 
   template <int A>
@@ -127,8 +127,8 @@ struct WinogradConv {
             double s = 0.0;
             for (int k = 0; k < 3; ++k)
               for (int l = 0; l < 3; ++l) s += t.g[x][k] * double(w[k * 3 + l]) * t.g[y][l];
-            u[(size_t(x * a + y) * size_t(cin_pad) + size_t(i)) * size_t(cout_pad) + size_t(o)] =
-                float(s);
+            u[size_t(x * a + y) * size_t(cin_pad) * size_t(cout_pad) +
+              packed_index(i, o, cin_pad, cout_pad)] = float(s);
           }
       }
   }
@@ -248,8 +248,10 @@ void Plan::run(const WinogradConv& conv, const float* x, int batch, int height, 
   const int cin = conv.cin, cout = conv.cout, kp = conv.cin_pad, np = conv.cout_pad;
   at::parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
     thread_local Scratch s;
-    s.fit(size_t(AA) * kChunk * size_t(kp), size_t(AA) * kChunk * size_t(np), size_t(kp));
-    const size_t v_stride = kChunk * size_t(kp), o_stride = kChunk * size_t(np);
+    // The a * a blocks of v and o lie a cache line more than their size apart: at a multiple of
+    // 4 KiB all of a tile's entries would share one set of the L1 cache.
+    const size_t v_stride = kChunk * size_t(kp) + kLanes, o_stride = kChunk * size_t(np) + kLanes;
+    s.fit(size_t(AA) * v_stride, size_t(AA) * o_stride, size_t(kp));
     for (int64_t chunk = begin; chunk < end; ++chunk) {
       const int64_t first = chunk * kChunk;
       const int n = int(std::min<int64_t>(kChunk, tiles - first));
