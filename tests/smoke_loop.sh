@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole loop on configs/smoke.toml, then a restart that continues it, and
-# a different config refused in the same folder.
+# The whole loop on configs/smoke.toml, then a restart that continues it, a
+# different config refused in the same folder, and a snapshot of the run
+# (scripts/snapshot-run.sh) that goes on in a new folder.
 set -euo pipefail
-vzero="$1" config="$2" digest="$3"
+vzero="$1" config="$2" digest="$3" snapshot="$4"
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "smoke loop: $*"; exit 1; }
@@ -24,4 +25,24 @@ rc=0
 test "$rc" -eq 2 || fail "another config: exit status $rc, expected 2 ($(cat "$dir/err"))"
 grep -q "holds a run of another config" "$dir/err" || fail "another config: '$(cat "$dir/err")'"
 test "$(wc -l < "$dir/err")" -eq 1 || fail "another config: more than one line on stderr"
+# A snapshot holds the run's state without its shards, and a run goes on from it in a new folder:
+# the generation count, the current model and the trainer's step go on.
+bash "$snapshot" "$dir/run" "$dir/snap" > /dev/null
+for f in config.toml metrics.csv models/gen-000.pt models/gen-003.pt models/train.pt; do
+  test -f "$dir/snap/$f" || fail "the snapshot has no $f"
+done
+test ! -e "$dir/snap/shards" || fail "the snapshot holds the shards"
+test ! -e "$dir/snap/models/gen-002.pt" || fail "the snapshot holds an old model"
+cp -r "$dir/snap" "$dir/resumed"
+"$vzero" loop --config "$config" --run-dir "$dir/resumed" --set loop.generations=4 > "$dir/log"
+grep -q "3 generations done, current model gen-3" "$dir/log" || fail "the snapshot did not go on from generation 3"
+test "$(tail -n +2 "$dir/resumed/metrics.csv" | wc -l)" -eq 4 || fail "resumed: expected 4 metrics rows"
+read -r _ _ _ gen4_step _ _ < <(/usr/bin/python3 "$digest" "$dir/resumed/models/gen-004.pt")
+test "$gen4_step" -eq 80 || fail "resumed: gen-004 is at step $gen4_step, not 80"
+# Bad input: not a run folder.
+rc=0
+bash "$snapshot" "$dir/nothing" "$dir/snap2" > /dev/null 2> "$dir/err" || rc=$?
+test "$rc" -ne 0 || fail "a snapshot of no run folder succeeded"
+grep -q "not found" "$dir/err" || fail "a snapshot of no run folder: '$(cat "$dir/err")'"
+test ! -e "$dir/snap2" || fail "a snapshot of no run folder wrote $dir/snap2"
 echo "smoke loop ok"
