@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Saves what a loop run needs to go on after its machine is lost, small enough for git:
 #   scripts/snapshot-run.sh RUN_DIR DEST
-# DEST (e.g. campaigns/losalamos-e1r) receives the run's config.toml, metrics.csv, ratings.csv,
+# DEST (e.g. campaigns/losalamos-deeper) receives the run's config.toml, metrics.csv, ratings.csv,
 # openings.txt, the match records, generation 0, the current model and the trainer's state
 # (models/train.pt). Not the self-play shards: a run resumed from a snapshot (copy DEST to a new
 # run folder and start the same `vzero loop` command on it) goes on from its current model and
-# generation count with an empty replay window, which refills from its next games.
+# generation count with an empty replay window, which refills from its next games. Scripts already
+# in DEST (its resume.sh) are kept.
 set -euo pipefail
 usage="usage: scripts/snapshot-run.sh RUN_DIR DEST"
 run=${1:?$usage}
@@ -26,6 +27,7 @@ for f in ratings.csv openings.txt curve.png; do [ -f "$run/$f" ] && cp "$run/$f"
 cp "$run"/records/*.jsonl "$dest.tmp/records/" 2>/dev/null || true
 cp "$run/models/gen-000.pt" "$run/$model" "$dest.tmp/models/"
 [ -f "$run/models/train.pt" ] && cp "$run/models/train.pt" "$dest.tmp/models/"
+cp "$dest"/*.sh "$dest.tmp/" 2>/dev/null || true  # the snapshot's own scripts (resume.sh) stay
 rm -rf "$dest"
 mv "$dest.tmp" "$dest"
 echo "snapshot-run: $run -> $dest ($(($(wc -l < "$run/metrics.csv") - 1)) generations, current model gen-$current, $(du -sh "$dest" | cut -f1))"

@@ -27,7 +27,9 @@ grep -q "holds a run of another config" "$dir/err" || fail "another config: '$(c
 test "$(wc -l < "$dir/err")" -eq 1 || fail "another config: more than one line on stderr"
 # A snapshot holds the run's state without its shards, and a run goes on from it in a new folder:
 # the generation count, the current model and the trainer's step go on.
+mkdir -p "$dir/snap" && echo "echo resume" > "$dir/snap/resume.sh"
 bash "$snapshot" "$dir/run" "$dir/snap" > /dev/null
+test -f "$dir/snap/resume.sh" || fail "the snapshot dropped the folder's resume.sh"
 for f in config.toml metrics.csv models/gen-000.pt models/gen-003.pt models/train.pt; do
   test -f "$dir/snap/$f" || fail "the snapshot has no $f"
 done
