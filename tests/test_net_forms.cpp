@@ -198,7 +198,8 @@ TEST_CASE("net: the winograd form runs a trained Los Alamos model within float r
   CHECK(torch::equal(want.policy.argmax(1), got.policy.argmax(1)));
   // Whatever model ships now: the same agreement with LibTorch's fp32 on the same positions.
   const ModelIdentity id = ModelIdentity::of(game_by_id("losalamos"));
-  PolicyValueNet shipped = load_checkpoint(std::string(VZERO_MODELS_DIR) + "/losalamos.pt", &id).model;
+  PolicyValueNet shipped =
+      load_checkpoint(std::string(VZERO_MODELS_DIR) + "/losalamos.pt", &id).model;
   shipped->eval();
   const NetOutput shipped_want = shipped->forward(x),
                   shipped_got = inference_model(shipped, "winograd")->forward(x);
