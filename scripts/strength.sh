@@ -14,8 +14,9 @@
 #              model at 200 visits vs heuristic search at 800, the variant's
 #              openings file (world: 3 random plies)
 # SIMS and OPPONENT override the model's visits and the opponent's spec (for
-# the ladder rows). The record goes to runs/strength-VARIANT[-TAG].jsonl (a
-# rerun resumes from it), TAG naming what was overridden.
+# the ladder rows). The record goes to runs/strength-VARIANT[-TAG]-MODEL.jsonl
+# (a rerun resumes from it), TAG naming what was overridden and MODEL the
+# first 8 hex digits of the model's sha256 (a newly shipped model starts anew).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: scripts/strength.sh losalamos|ascending|attrition|007|world|parachute|grand [arena options...]"
@@ -42,6 +43,7 @@ esac
 [ -n "${OPPONENT:-}" ] && b=$OPPONENT tag="-$(printf '%s' "$OPPONENT" | tr -c 'A-Za-z0-9=' '_')"
 [ -n "${SIMS:-}" ] && sims=$SIMS tag="$tag-sims$SIMS"
 [ -f "models/$variant.pt" ] || { echo "strength.sh: models/$variant.pt is missing (no shipped model yet)" >&2; exit 2; }
+model_id=$(sha256sum "models/$variant.pt" | cut -c1-8)
 mkdir -p runs
 exec "$vzero" arena --variant "$variant" --a "net:model=models/$variant.pt,sims=$sims" --b "$b" "${openings[@]}" \
-  --games 400 --threads 2 --seed 1 --sprt elo0=0,elo1=50 --record "runs/strength-$variant$tag.jsonl" "$@"
+  --games 400 --threads 2 --seed 1 --sprt elo0=0,elo1=50 --record "runs/strength-$variant$tag-$model_id.jsonl" "$@"
