@@ -84,14 +84,31 @@ namespace {
 // do not move when a new model ships.
 const std::string kGoldenLosAlamos = std::string(VZERO_TEST_DATA_DIR) + "/losalamos-gen42.pt";
 
+// A Los Alamos checkpoint (its identity checked) in eval mode.
+PolicyValueNet load_losalamos(const std::string& path) {
+  const ModelIdentity id = ModelIdentity::of(game_by_id("losalamos"));
+  PolicyValueNet m = load_checkpoint(path, &id).model;
+  m->eval();
+  return m;
+}
+
 // The golden Los Alamos model in eval mode and its golden set: 256 positions of seeded random
 // play (seed 3).
 std::pair<PolicyValueNet, torch::Tensor> golden_losalamos() {
-  const Game& game = game_by_id("losalamos");
-  const ModelIdentity id = ModelIdentity::of(game);
-  PolicyValueNet m = load_checkpoint(kGoldenLosAlamos, &id).model;
-  m->eval();
-  return {m, golden_inputs(game, 256, 3, m->input_plies)};
+  PolicyValueNet m = load_losalamos(kGoldenLosAlamos);
+  return {m, golden_inputs(game_by_id("losalamos"), 256, 3, m->input_plies)};
+}
+
+// The outputs of m as trained and of its winograd form on x, after asserting that they agree:
+// policy logits within 1.5e-6 of the largest, values within 1e-5, the same best move.
+std::pair<NetOutput, NetOutput> check_winograd_agrees(PolicyValueNet m, const torch::Tensor& x) {
+  const NetOutput want = m->forward(x), got = inference_model(m, "winograd")->forward(x);
+  const float scale = want.policy.abs().max().item<float>();
+  INFO("largest policy logit " << scale);
+  CHECK((want.policy - got.policy).abs().max().item<float>() <= 1.5e-6f * scale);
+  CHECK((want.values - got.values).abs().max().item<float>() <= 1e-5f);
+  CHECK(torch::equal(want.policy.argmax(1), got.policy.argmax(1)));
+  return {want, got};
 }
 
 }  // namespace
@@ -180,13 +197,8 @@ TEST_CASE("net: the winograd form runs a trained Los Alamos model within float r
   // largest logit is 17.6: ~6 units in the last place), values within 1.9e-6.
   auto [m, x] = golden_losalamos();
   torch::NoGradGuard g;
-  const NetOutput want = m->forward(x), got = inference_model(m, "winograd")->forward(x);
-  const float scale = want.policy.abs().max().item<float>();
-  INFO("largest policy logit " << scale);
-  CHECK((want.policy - got.policy).abs().max().item<float>() <= 1.5e-6f * scale);
-  CHECK((want.values - got.values).abs().max().item<float>() <= 1e-5f);
-  PolicyValueNet exact = load_checkpoint(kGoldenLosAlamos).model;
-  exact->eval();
+  const auto [want, got] = check_winograd_agrees(m, x);
+  PolicyValueNet exact = load_losalamos(kGoldenLosAlamos);
   exact->to(torch::kDouble);
   const torch::Tensor exact_policy = exact->forward(x.to(torch::kDouble)).policy;
   const auto error = [&](const torch::Tensor& p) {
@@ -195,18 +207,8 @@ TEST_CASE("net: the winograd form runs a trained Los Alamos model within float r
   CHECK(error(got.policy) <= 1e-5);
   CHECK(error(got.policy) <=
         1.25 * error(want.policy));  // as exact as LibTorch's fp32, near enough
-  CHECK(torch::equal(want.policy.argmax(1), got.policy.argmax(1)));
   // Whatever model ships now: the same agreement with LibTorch's fp32 on the same positions.
-  const ModelIdentity id = ModelIdentity::of(game_by_id("losalamos"));
-  PolicyValueNet shipped =
-      load_checkpoint(std::string(VZERO_MODELS_DIR) + "/losalamos.pt", &id).model;
-  shipped->eval();
-  const NetOutput shipped_want = shipped->forward(x),
-                  shipped_got = inference_model(shipped, "winograd")->forward(x);
-  CHECK((shipped_want.policy - shipped_got.policy).abs().max().item<float>() <=
-        1.5e-6f * shipped_want.policy.abs().max().item<float>());
-  CHECK((shipped_want.values - shipped_got.values).abs().max().item<float>() <= 1e-5f);
-  CHECK(torch::equal(shipped_want.policy.argmax(1), shipped_got.policy.argmax(1)));
+  check_winograd_agrees(load_losalamos(std::string(VZERO_MODELS_DIR) + "/losalamos.pt"), x);
   CHECK_THROWS_WITH(inference_model(m, "winograd")->forward(x.narrow(1, 0, 3)),
                     Catch::Contains("channels"));
   // An empty batch is an empty answer; a strided (non-contiguous) batch the same numbers.
