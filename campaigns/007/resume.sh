@@ -9,7 +9,6 @@ init=/work/runs/ref/007-2.pt  # the first shipped 007 model, where the run start
 mkdir -p "$(dirname "$init")"
 [ -f "$init" ] || git show e7c4107:models/007.pt > "$init"
 [ -d "$run" ] || cp -r campaigns/007 "$run"
-source campaigns/deep-settings.sh
-OMP_WAIT_POLICY=PASSIVE exec nice -n 19 "$vzero" loop --config configs/007.toml --run-dir "$run" \
- --set loop.generations=0 --set "loop.init_model=\"$init\"" --set 'inference.form="int8"' --set model.blocks=4 --set model.filters=48 --set model.value_hidden=64 --set 'model.policy_head="conv"' \
- --set train.window_positions=200000 "${deep_settings[@]}"
+# The run's own resolved config (session 40's 007 settings, written by its first start), so that
+# the run goes on whatever configs/007.toml holds now.
+OMP_WAIT_POLICY=PASSIVE exec nice -n 19 "$vzero" loop --config "$run/config.toml" --run-dir "$run"

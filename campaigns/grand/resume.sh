@@ -7,7 +7,6 @@ cd "$(dirname "$0")/../.."
 run=${1:-/work/runs/s-grand}
 vzero=$(realpath "${VZERO:-build/cli/vzero}")
 [ -d "$run" ] || cp -r campaigns/grand "$run"
-source campaigns/deep-settings.sh
-OMP_WAIT_POLICY=PASSIVE exec nice -n 19 "$vzero" loop --config configs/grand.toml --run-dir "$run" \
- --set loop.generations=0 --set 'inference.form="int8"' --set model.blocks=5 --set model.filters=48 --set model.value_hidden=64 --set 'model.policy_head="conv"' \
- --set train.window_positions=300000 "${deep_settings[@]}"
+# The run's own resolved config (session 40's 007 settings, written by its first start), so that
+# the run goes on whatever configs/grand.toml holds now.
+OMP_WAIT_POLICY=PASSIVE exec nice -n 19 "$vzero" loop --config "$run/config.toml" --run-dir "$run"
