@@ -73,6 +73,9 @@ class GameState {
   virtual uint64_t perft(int depth) = 0;
   // A diagram for people: board, hands, turn.
   virtual std::string to_text() const = 0;
+  // Plies since the last capture or pawn move (the fifty-move clock) in a variant with the
+  // fifty-move rule; 0 elsewhere.
+  virtual int no_progress_plies() const { return 0; }
   // Sets the game-length cap in plies (a draw when reached); 0 means none.
   virtual void set_max_plies(int plies) = 0;
   // A cheap static guess of the outcome per seat, each in [-1, 1] (material,

@@ -40,6 +40,8 @@ SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig c) {
   c.resign_playout_fraction =
       in.get_real("resign_playout_fraction", c.resign_playout_fraction, 0.0, 1.0);
   c.max_plies = in.get_range("max_plies", c.max_plies, 0, 100000);
+  c.adjudicate_plies = in.get_range("adjudicate_plies", c.adjudicate_plies, 0, 100000);
+  c.adjudicate_value = in.get_real("adjudicate_value", c.adjudicate_value, 0.0, 1.0);
   c.evaluator = in.get<std::string>("evaluator", c.evaluator);
   c.opening_plies = in.get_range("opening_plies", c.opening_plies, 0, 1000);
   c.opening_temperature = in.get_real("opening_temperature", c.opening_temperature, 0.01, 100.0);
@@ -137,7 +139,8 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
   out.record.start_fen = state->fen();
   const int players = game.num_players();
   const bool may_resign = players == 2 && uniform(rng) >= sp.resign_playout_fraction;
-  int would_resign_seat = -1, resigned_seat = -1;
+  int would_resign_seat = -1, losing_seat = -1;
+  bool adjudicated = false;
 
   std::unique_ptr<Evaluator> own;
   if (job.evaluator_per_game) own = job.evaluator_per_game(out.record.seed ^ 0xD6E8FEB86659FD93ull);
@@ -174,10 +177,19 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
 
     if (full && players == 2 && !r.proven && r.value[r.player] < sp.resign_threshold) {
       if (may_resign) {
-        resigned_seat = r.player;
+        losing_seat = r.player;
         break;
       }
       if (would_resign_seat < 0) would_resign_seat = r.player;
+    }
+    // No progress for adjudicate_plies plies: this search's value decides (the games that never
+    // resign play on, so the value head still sees how such endings finish).
+    if (sp.adjudicate_plies > 0 && players == 2 && may_resign &&
+        state->no_progress_plies() >= sp.adjudicate_plies) {
+      const double v = r.value[r.player];
+      if (std::fabs(v) > sp.adjudicate_value) losing_seat = v > 0.0 ? 1 - r.player : r.player;
+      adjudicated = true;
+      break;
     }
     const int action = search.choose_action(r);
     state->apply(action);
@@ -186,9 +198,13 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
   }
 
   std::vector<double> result(players, 0.0);
-  if (resigned_seat >= 0) {
-    result[resigned_seat] = -1.0;
-    result[1 - resigned_seat] = 1.0;
+  if (losing_seat >= 0) {
+    result[losing_seat] = -1.0;
+    result[1 - losing_seat] = 1.0;
+  }
+  if (adjudicated) {
+    out.record.end_reason = "adjudicated";
+  } else if (losing_seat >= 0) {
     out.record.resigned = true;
     out.record.end_reason = "resign";
   } else {

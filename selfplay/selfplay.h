@@ -4,7 +4,8 @@
 // position a training sample, each game a record, all written to HDF5 shards
 // by one writer thread. Playout cap randomisation, root noise on full
 // searches, temperature for early moves, resignation with a fraction of games
-// played out to count false resignations, a length cap scored as a draw.
+// played out to count false resignations, a length cap scored as a draw,
+// no-progress endings adjudicated by the search's value.
 // A game depends only on the job's seed, its game id and the evaluator, so a
 // killed run resumes by playing the indices its shards lack.
 #include <atomic>
@@ -38,7 +39,10 @@ struct SelfplayConfig {
       -0.95;  // a seat whose full-search value falls below resigns (2 players)
   double resign_playout_fraction = 0.1;  // games that never resign, to measure false resignations
   int max_plies = 0;                     // game-length cap (a draw); 0: the variant's
-  std::string evaluator = "rollout";     // network-free evaluator when there is no model
+  int adjudicate_plies = 0;       // > 0: a two-player game that may resign ends once its fifty-move
+                                  // clock reaches this many plies, scored by that search's value
+  double adjudicate_value = 0.5;  // ... a win for the seat whose value is above this, else a draw
+  std::string evaluator = "rollout";  // network-free evaluator when there is no model
   int opening_plies = 0;  // > 0: each game first plays 0..opening_plies plies drawn from the
                           // evaluator's priors (not recorded as samples), for varied starts
   double opening_temperature = 1.0;  // temperature on those priors

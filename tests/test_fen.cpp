@@ -1,6 +1,7 @@
 // FEN parsing: malformed and hostile input is rejected with a clear Error.
 #include <catch.hpp>
 #include <sstream>
+#include <tuple>
 
 #include "game/builtin/games.h"
 #include "util/error.h"
@@ -68,6 +69,30 @@ TEST_CASE("FEN: optional counters and en passant normalisation", "[fen]") {
   auto e4 = vzero::game_by_id("chess").new_state(
       "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
   CHECK(e4->fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+}
+
+TEST_CASE("FEN: the no-progress clock is the halfmove field, reset by captures and pawn moves",
+          "[fen]") {
+  // The chess core (chess, 007) and the fairy core (grand, Los Alamos) keep the clock; shogi,
+  // without the fifty-move rule, reports none.
+  for (const auto& [variant, fen, quiet, reset] :
+       {std::tuple<const char*, const char*, const char*, const char*>{
+            "chess", "4k3/8/8/8/8/8/4P3/4K1N1 w - - 37 60", "g1f3", "e2e4"},
+        {"007", "4k3/8/8/8/8/8/4P3/4K1N1 w - - 37 60", "g1f3", "e2e4"},
+        {"losalamos", "2k3/6/6/6/1P4/2K1N1 w - - 37 60", "e1d3", "b2b3"}}) {
+    INFO(variant);
+    auto s = vzero::game_by_id(variant).new_state(fen);
+    CHECK(s->no_progress_plies() == 37);
+    s->apply(s->text_to_action(quiet));
+    CHECK(s->no_progress_plies() == 38);
+    s->undo();
+    s->apply(s->text_to_action(reset));
+    CHECK(s->no_progress_plies() == 0);
+  }
+  CHECK(vzero::game_by_id("grand").new_state()->no_progress_plies() == 0);
+  auto shogi = vzero::game_by_id("shogi").new_state();
+  shogi->apply(shogi->legal_actions().front());
+  CHECK(shogi->no_progress_plies() == 0);
 }
 
 TEST_CASE("actions: malformed and illegal text is rejected", "[actions]") {

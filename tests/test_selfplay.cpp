@@ -1,10 +1,11 @@
 // Self-play tests: shards read back exactly, a killed run leaves only
 // complete shards, a seed repeats its games, resignation and its count of
-// false resignations, fast searches marked as no policy target.
+// false resignations, no-progress adjudication, fast searches marked as no policy target.
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch.hpp>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <mutex>
@@ -244,6 +245,89 @@ TEST_CASE("selfplay: no resignation below a threshold of -1, nor with more than 
     for (const GameRecord& g : all_games(dir)) CHECK_FALSE(g.resigned);
     fs::remove_all(dir);
   }
+}
+
+namespace {
+
+// Chess games of resign_job (nobody resigns: threshold -1) that are adjudicated once the
+// fifty-move clock reaches 4 plies, decisive above `value`, playout_fraction never adjudicated.
+ResignRun adjudicated_run(const fs::path& dir, double value, double playout_fraction) {
+  const Game& game = game_by_id("chess");
+  HeuristicEvaluator eval;
+  SelfplayJob job = resign_job(game, eval, dir, 4, -1.0, playout_fraction);
+  job.selfplay.adjudicate_plies = 4;
+  job.selfplay.adjudicate_value = value;
+  job.selfplay.max_plies = 30;
+  ResignRun run;
+  run.stats = run_selfplay(job);
+  run.games = all_games(dir, &run.samples);
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("selfplay: a game ends when its fifty-move clock reaches adjudicate_plies",
+          "[selfplay][adjudicate]") {
+  for (const double value : {1.0, 0.0}) {
+    INFO("adjudicate_value " << value);
+    const fs::path dir = vzero::testing::temp_dir("sp-adjudicate");
+    const ResignRun run = adjudicated_run(dir, value, 0.0);
+    REQUIRE(run.games.size() == 4);
+    int adjudicated = 0;
+    for (const GameRecord& g : run.games) {
+      CHECK_FALSE(g.resigned);
+      // It ends at the first position whose clock reaches 4 plies (or at the cap without one).
+      auto state = game_by_id("chess").new_state(g.start_fen);
+      state->set_max_plies(30);
+      for (int action : g.actions) {
+        CHECK(state->no_progress_plies() < 4);
+        state->apply(action);
+      }
+      if (g.end_reason == "cap") {
+        CHECK(state->no_progress_plies() < 4);
+        continue;
+      }
+      ++adjudicated;
+      CHECK(g.end_reason == "adjudicated");
+      CHECK(state->no_progress_plies() == 4);
+      CHECK_FALSE(state->is_terminal());
+      // The last search's value decides: above adjudicate_value a win for the seat it favours.
+      const Sample* last = nullptr;
+      for (const Sample& s : run.samples)
+        if (s.game_id == g.game_id && (!last || s.ply > last->ply)) last = &s;
+      REQUIRE(last != nullptr);
+      CHECK(last->ply == int(g.actions.size()));
+      const double v = last->root_value[size_t(last->player)];
+      const float expected = std::fabs(v) > value ? (v > 0.0 ? 1.0f : -1.0f) : 0.0f;
+      CHECK(g.result[size_t(last->player)] == expected);
+      CHECK(g.result[size_t(1 - last->player)] == -expected);
+    }
+    CHECK(adjudicated >= 2);
+    CHECK(run.stats.resigned == 0);
+    fs::remove_all(dir);
+  }
+}
+
+TEST_CASE("selfplay: the games that never resign are not adjudicated either",
+          "[selfplay][adjudicate]") {
+  const fs::path dir = vzero::testing::temp_dir("sp-adjudicate-playout");
+  const ResignRun run = adjudicated_run(dir, 0.5, 1.0);
+  REQUIRE(run.games.size() == 4);
+  int past_clock = 0;  // plies played after a game's clock reached 4
+  for (const GameRecord& g : run.games) {
+    CHECK(g.end_reason != "adjudicated");
+    auto state = game_by_id("chess").new_state(g.start_fen);
+    state->set_max_plies(30);
+    bool reached = false;
+    for (int action : g.actions) {
+      past_clock += reached;
+      reached = reached || state->no_progress_plies() >= 4;
+      state->apply(action);
+    }
+    CHECK(state->is_terminal());  // played to the rules' end or the 30-ply cap
+  }
+  CHECK(past_clock > 0);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("selfplay: fast searches are marked as no policy target", "[selfplay][playout-cap]") {

@@ -37,6 +37,7 @@ class ChessState : public GameState {
   int text_to_action(const std::string& text) const override;
   std::unique_ptr<GameState> clone() const override { return std::make_unique<ChessState>(*this); }
   int plies() const override { return pos_.plies_played(); }
+  int no_progress_plies() const override { return pos_.rule50(); }
   uint64_t perft(int depth) override { return pos_.perft(depth); }
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }

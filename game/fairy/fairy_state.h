@@ -48,6 +48,7 @@ class FairyState : public GameState {
   int text_to_action(const std::string& text) const override;
   std::unique_ptr<GameState> clone() const override { return std::make_unique<FairyState>(*this); }
   int plies() const override { return int(history_.size()) - 1; }
+  int no_progress_plies() const override { return game_.variant().fifty_move ? pos().rule50 : 0; }
   uint64_t perft(int depth) override { return game_.rules().perft(pos(), depth); }
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
