@@ -76,6 +76,9 @@ class GameState {
   // Plies since the last capture or pawn move (the fifty-move clock) in a variant with the
   // fifty-move rule; 0 elsewhere.
   virtual int no_progress_plies() const { return 0; }
+  // True when no sequence of legal actions from here can end the game other than in a draw (a dead
+  // position: neither side can ever mate), though the rules play on; false where unknown.
+  virtual bool dead_draw() const { return false; }
   // Sets the game-length cap in plies (a draw when reached); 0 means none.
   virtual void set_max_plies(int plies) = 0;
   // A cheap static guess of the outcome per seat, each in [-1, 1] (material,

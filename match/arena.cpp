@@ -141,15 +141,17 @@ MatchRecord play_one(const GamePlan& plan, const PlayerFactory& make, int index)
   int acting = 0;
   try {
     for (acting = 0; acting < n; ++acting) seats[acting]->new_game(*state);
-    while (!state->is_terminal()) {
+    // A dead position (nobody can win any more) is scored at once as the draw it will be.
+    while (!state->is_terminal() && !state->dead_draw()) {
       acting = state->current_player();
       const int action = seats[acting]->choose(*state);
       r.moves.push_back(state->action_to_text(action));
       state->apply(action);
       for (auto& p : seats) p->observe(action);
     }
-    r.result = state->returns();
-    r.reason = state->end_reason();
+    const bool dead = !state->is_terminal();
+    r.result = dead ? std::vector<double>(size_t(n), 0.0) : state->returns();
+    r.reason = dead ? "dead-position" : state->end_reason();
   } catch (const PlayerForfeit& e) {
     r.forfeit_seat = acting;
     r.result.assign(n, 1.0 / (n - 1));

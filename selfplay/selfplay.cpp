@@ -42,6 +42,7 @@ SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig c) {
   c.max_plies = in.get_range("max_plies", c.max_plies, 0, 100000);
   c.adjudicate_plies = in.get_range("adjudicate_plies", c.adjudicate_plies, 0, 100000);
   c.adjudicate_value = in.get_real("adjudicate_value", c.adjudicate_value, 0.0, 1.0);
+  c.end_dead_positions = in.get<bool>("end_dead_positions", c.end_dead_positions);
   c.evaluator = in.get<std::string>("evaluator", c.evaluator);
   c.opening_plies = in.get_range("opening_plies", c.opening_plies, 0, 1000);
   c.opening_temperature = in.get_real("opening_temperature", c.opening_temperature, 0.01, 100.0);
@@ -140,7 +141,7 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
   const int players = game.num_players();
   const bool may_resign = players == 2 && uniform(rng) >= sp.resign_playout_fraction;
   int would_resign_seat = -1, losing_seat = -1;
-  bool adjudicated = false;
+  bool adjudicated = false, dead = false;
 
   std::unique_ptr<Evaluator> own;
   if (job.evaluator_per_game) own = job.evaluator_per_game(out.record.seed ^ 0xD6E8FEB86659FD93ull);
@@ -149,6 +150,10 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
   Search search(fibers ? fibered : base, job.search, out.record.seed);
   search.set_root(*state);
   while (!state->is_terminal()) {
+    if (sp.end_dead_positions && state->dead_draw()) {
+      dead = true;
+      break;
+    }
     const bool full = uniform(rng) < sp.full_fraction;
     search.mutable_config().root_noise = full && job.search.root_noise;
     search.mutable_config().batch = !full && sp.fast_batch > 0 ? sp.fast_batch : job.search.batch;
@@ -204,6 +209,8 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
   }
   if (adjudicated) {
     out.record.end_reason = "adjudicated";
+  } else if (dead) {
+    out.record.end_reason = "dead-position";
   } else if (losing_seat >= 0) {
     out.record.resigned = true;
     out.record.end_reason = "resign";

@@ -141,3 +141,34 @@ TEST_CASE("007 FEN fields are checked", "[007][fen]") {
   CHECK(state("007", "4k3/8/8/8/8/8/8/4K3 b - - 0 1 turn:w2")->fen() ==
         "4k3/8/8/8/8/8/8/4K3 b - - 0 1 turn:w2");
 }
+
+TEST_CASE("a dead position is known to the game, though 007 plays on to the fifty-move rule",
+          "[007]") {
+  // rules/007.md keeps chess's end rules without chess's insufficient-material choice: a 007 game
+  // of bare kings goes on. GameState::dead_draw still knows that only a draw can follow, so
+  // self-play and matches stop there (selfplay.end_dead_positions).
+  for (const char* variant : {"chess", "007", "007-detente"}) {
+    INFO(variant);
+    for (const char* fen : {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/3NK3 w - - 0 1",
+                            "4k3/8/8/8/8/8/8/3BK3 w - - 0 1", "3bk3/8/8/8/8/8/8/4K3 w - - 0 1"}) {
+      INFO(fen);
+      auto s = state(variant, fen);
+      CHECK(s->dead_draw());
+      CHECK(s->is_terminal() == (std::string(variant) == "chess"));
+      CHECK(s->perft(1) == state("chess", fen)->perft(1));
+    }
+    // A rook, a pawn or two minors can still mate.
+    for (const char* fen : {"4k3/8/8/8/8/8/8/3RK3 w - - 0 1", "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1",
+                            "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", "3nk3/8/8/8/8/8/8/3BK3 w - - 0 1"})
+      CHECK_FALSE(state(variant, fen)->dead_draw());
+    CHECK_FALSE(state(variant)->dead_draw());
+  }
+  auto s = state("007", "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1 turn:w1");
+  CHECK(texts(*s) == std::vector<std::string>{"e1e2"});
+  play(*s, {"e1e2"});
+  CHECK(s->dead_draw());
+  CHECK_FALSE(s->is_terminal());
+  // Where a king can be captured or ascend (Ascending the Throne), bare kings are not dead.
+  CHECK_FALSE(
+      vzero::game_by_id("ascending").new_state("4k3/8/8/8/8/8/8/4K3 w - - 0 1")->dead_draw());
+}

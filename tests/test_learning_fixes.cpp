@@ -585,3 +585,33 @@ TEST_CASE(
       }(),
       Error);
 }
+
+TEST_CASE("loop.bootstrap_player: a bootstrap game ends as a draw at its first dead position") {
+  // Chess without the insufficient-material draw; Kxe2, the only move, leaves bare kings.
+  Variant v = game_by_id("chess").variant();
+  v.insufficient_material = false;
+  v.castling = false;
+  v.start_fen = "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1";
+  const std::unique_ptr<Game> game = make_game(v);
+  for (const bool end_dead : {true, false}) {
+    INFO("end_dead_positions " << end_dead);
+    const fs::path dir = vzero::testing::temp_dir("learn-bootstrap-dead");
+    ConstantEvaluator unused;
+    SelfplayJob job = vzero::testing::selfplay_job(*game, unused, dir.string(),
+                                                   vzero::testing::small_selfplay(2, 1, 2, 8, 4));
+    job.selfplay.max_plies = 20;
+    job.selfplay.end_dead_positions = end_dead;
+    play_bootstrap_games(job, "random", 0, SearchConfig{});
+    const ShardData d = vzero::testing::read_all_shards(dir);
+    REQUIRE(d.games.size() == 2);
+    for (const GameRecord& g : d.games) {
+      CHECK(g.result == std::vector<float>{0.0f, 0.0f});
+      CHECK((g.end_reason == "dead-position") == end_dead);
+      CHECK((g.actions.size() == 1) == end_dead);
+    }
+    if (end_dead)
+      CHECK(d.samples.size() == 2u);  // only the positions before the capture
+    else
+      CHECK(d.samples.size() > 2u);
+  }
+}

@@ -14,6 +14,7 @@
 #include "match/game_record.h"
 #include "match/openings.h"
 #include "match/pgn.h"
+#include "match/players.h"
 #include "test_util.h"
 
 using namespace vzero;
@@ -363,4 +364,28 @@ TEST_CASE("pgn: pgn-extract accepts vzero's chess PGN, and its moves replay to t
                      : g.result[0] < g.result[1] ? "0-1"
                                                  : "1/2-1/2"));
   }
+}
+
+TEST_CASE("records: a match game ends as a draw at its first dead position", "[records]") {
+  // In 007 bare kings play on by the rules (to the fifty-move rule); the match scores the draw
+  // that must follow at once (GameState::dead_draw). Kxe2 is White's only move.
+  const Game& game = game_by_id("007");
+  ArenaConfig c;
+  c.games = 2;
+  c.openings = {parse_opening(game, "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1")};
+  c.keep_records = true;
+  c.progress = false;
+  const ArenaResult r = play_arena(game, c, [&](int, uint64_t seed) {
+    PlayerContext p;
+    p.game = &game;
+    p.seed = seed;
+    return make_player("random", p);
+  });
+  REQUIRE(r.records.size() == 2);
+  for (const MatchRecord& g : r.records) {
+    CHECK(g.moves == std::vector<std::string>{"e1e2"});
+    CHECK(g.reason == "dead-position");
+    CHECK(g.result == std::vector<double>{0.0, 0.0});
+  }
+  CHECK(r.draws == 2);
 }

@@ -376,3 +376,44 @@ TEST_CASE("selfplay: games in parallel sharing one evaluator are each written on
   CHECK(int64_t(samples.size()) == stats.positions);
   fs::remove_all(dir);
 }
+
+TEST_CASE("selfplay: a game ends as a draw at its first dead position, unsearched",
+          "[selfplay][dead]") {
+  // Chess rules without the insufficient-material draw, from a position whose only move
+  // (Kxe2) leaves bare kings: the rules would play on to the 30-ply cap.
+  Variant v = game_by_id("chess").variant();
+  v.insufficient_material = false;
+  v.castling = false;
+  v.start_fen = "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1";
+  const std::unique_ptr<Game> game = vzero::make_game(v);
+  HeuristicEvaluator eval;
+  for (const bool end_dead : {true, false}) {
+    INFO("end_dead_positions " << end_dead);
+    const fs::path dir = vzero::testing::temp_dir("sp-dead");
+    SelfplayJob job = resign_job(*game, eval, dir, 3, -1.0, 0.0);
+    job.selfplay.max_plies = 30;
+    job.selfplay.end_dead_positions = end_dead;
+    const SelfplayStats stats = run_selfplay(job);
+    std::vector<Sample> samples;
+    const std::vector<GameRecord> games = all_games(dir, &samples);
+    REQUIRE(games.size() == 3);
+    int64_t plies = 0;
+    for (const GameRecord& g : games) {
+      CHECK(g.result == std::vector<float>{0.0f, 0.0f});
+      plies += int64_t(g.actions.size());
+      if (end_dead) {
+        CHECK(g.end_reason == "dead-position");
+        CHECK(g.actions.size() == 1u);
+      } else {  // the kings walk on until the cap or a repetition
+        CHECK((g.end_reason == "cap" || g.end_reason == "repetition"));
+        CHECK(g.actions.size() > 4u);
+      }
+    }
+    // Only the position before the capture is searched and kept when dead positions end games.
+    CHECK(stats.positions == plies);
+    if (end_dead) CHECK(stats.positions == 3);
+    CHECK(int64_t(samples.size()) == stats.positions);
+    CHECK(stats.draws == 3);
+    fs::remove_all(dir);
+  }
+}

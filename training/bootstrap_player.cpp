@@ -46,7 +46,8 @@ SelfplayStats play_bootstrap_games(const SelfplayJob& job, const std::string& sp
     record.start_fen = state->fen();
     player->new_game(*state);
     std::vector<Sample> samples;
-    while (!state->is_terminal()) {
+    const auto dead = [&] { return job.selfplay.end_dead_positions && state->dead_draw(); };
+    while (!state->is_terminal() && !dead()) {
       const int action = player->choose(*state);
       const std::vector<int>& legal = state->legal_actions();
       check(std::binary_search(legal.begin(), legal.end(), action),
@@ -67,9 +68,11 @@ SelfplayStats play_bootstrap_games(const SelfplayJob& job, const std::string& sp
       player->observe(action);
       record.actions.push_back(action);
     }
-    const std::vector<double> result = state->returns();
+    const bool ended_dead = !state->is_terminal();
+    const std::vector<double> result =
+        ended_dead ? std::vector<double>(size_t(game.num_players()), 0.0) : state->returns();
     record.result.assign(result.begin(), result.end());
-    record.end_reason = state->end_reason();
+    record.end_reason = ended_dead ? "dead-position" : state->end_reason();
     for (Sample& s : samples) s.result = s.root_value = record.result;
     ++stats.games;
     stats.positions += int64_t(samples.size());

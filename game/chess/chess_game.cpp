@@ -62,7 +62,16 @@ void ChessState::undo() {
 }
 
 bool ChessState::insufficient_material() const {
-  if (!game_.variant().insufficient_material) return false;
+  return game_.variant().insufficient_material && no_mating_material();
+}
+
+bool ChessState::dead_draw() const {
+  // Where kings may be captured, or (Ascending the Throne) a king can ascend, a lone minor or king
+  // still wins: only a checkmate-only variant is dead here.
+  return game_.variant().check_rule && pos_.hook() != Hook::kAscending && no_mating_material();
+}
+
+bool ChessState::no_mating_material() const {
   const Variant& v = game_.variant();
   int minors = 0;
   for (size_t t = 0; t < v.pieces.size(); ++t) {

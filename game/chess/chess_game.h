@@ -38,6 +38,7 @@ class ChessState : public GameState {
   std::unique_ptr<GameState> clone() const override { return std::make_unique<ChessState>(*this); }
   int plies() const override { return pos_.plies_played(); }
   int no_progress_plies() const override { return pos_.rule50(); }
+  bool dead_draw() const override;  // no mating material, where only mate wins
   uint64_t perft(int depth) override { return pos_.perft(depth); }
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
@@ -53,7 +54,8 @@ class ChessState : public GameState {
   // The winner (0/1), 2 for a draw, -1 while the game goes on, given the
   // number of legal moves; sets reason.
   int outcome(int legal_moves, std::string* reason) const;
-  bool insufficient_material() const;
+  bool insufficient_material() const;  // no mating material, where the variant scores it a draw
+  bool no_mating_material() const;     // kings alone, or with one knight or bishop on the board
 
   const ChessGame& game_;
   Position pos_;
