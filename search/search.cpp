@@ -86,6 +86,12 @@ void Search::mark_terminal(Node& node, const GameState& state) {
   node.exact = to_values(state.returns(), players_);
 }
 
+void Search::mark_draw(Node& node) {
+  node.player = -1;
+  node.proven = true;
+  node.exact = Values{};
+}
+
 float Search::moves_left_utility(const Node& node, const Node& child, float parent_q) const {
   const double threshold = config_.moves_left_threshold;
   const double scale =
@@ -159,9 +165,10 @@ std::vector<Node*> Search::select(int forced_edge) {
       } else if (config_.two_fold_draw &&
                  std::find(seen.begin(), seen.end() - 1, seen.back()) != seen.end() - 1) {
         // lc0's two-fold draw: shuffling back to a position inside the tree gains nothing.
-        e.child->player = -1;
-        e.child->proven = e.child->repetition = true;
-        e.child->exact = Values{};
+        mark_draw(*e.child);
+        e.child->repetition = true;
+      } else if (state_->dead_draw()) {
+        mark_draw(*e.child);  // nobody can win any more: a draw, whatever the network would say
       } else if (const int win = config_.win_in_one ? state_->winning_action() : -1; win >= 0) {
         // Its player wins with one action: a proven win, whatever the network would say.
         state_->apply(win);

@@ -104,6 +104,7 @@ class Search {
   void backup(const std::vector<Node*>& path, const Values& v, float moves_left);
   void remove_virtual_loss(const std::vector<Node*>& path);
   void mark_terminal(Node& node, const GameState& state);
+  static void mark_draw(Node& node);  // a proven draw: every seat's value 0
   void apply_root_noise();
   void undo_to_root(size_t depth);
   float c_puct(int visits) const;

@@ -42,9 +42,9 @@ struct SelfplayConfig {
   int adjudicate_plies = 0;       // > 0: a two-player game that may resign ends once its fifty-move
                                   // clock reaches this many plies, scored by that search's value
   double adjudicate_value = 0.5;  // ... a win for the seat whose value is above this, else a draw
-  bool end_dead_positions = true;     // a game ends as a draw (end reason "dead-position") once
-                                      // nobody can win any more (GameState::dead_draw), before the
-                                      // rules would end it: no searches, no samples of a dead draw
+  bool end_dead_positions = false;  // true: a game ends as a draw (end reason "dead-position") once
+                                    // nobody can win any more (GameState::dead_draw), before the
+                                    // rules would end it: no searches, no samples of a dead draw
   std::string evaluator = "rollout";  // network-free evaluator when there is no model
   int opening_plies = 0;  // > 0: each game first plays 0..opening_plies plies drawn from the
                           // evaluator's priors (not recorded as samples), for varied starts

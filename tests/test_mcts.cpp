@@ -455,6 +455,26 @@ TEST_CASE("007: the search avoids mating its own king with the opponent's piece 
   CHECK(e->child->exact[0] == -1.0f);
 }
 
+TEST_CASE("007: a dead position in the tree is a proven draw, whatever the network says",
+          "[mcts][007]") {
+  // Kxe2 is White's only move and leaves bare kings: 007 plays on by its rules, but nobody can
+  // win any more (GameState::dead_draw), so the search does not ask the evaluator about it.
+  const Game& game = game_by_id("007");
+  auto s = game.new_state("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1 turn:w1");
+  REQUIRE(s->legal_actions().size() == 1);
+  FixedEvaluator optimistic({0.9f, -0.9f});
+  Search search(optimistic, plain(50), 1);
+  search.set_root(*s);
+  const SearchResult r = search.run();
+  const Edge& e = search.root().edges.at(0);
+  REQUIRE(e.child);
+  CHECK(e.child->proven);
+  CHECK_FALSE(e.child->repetition);
+  CHECK(e.child->exact[0] == 0.0f);
+  CHECK(e.child->exact[1] == 0.0f);
+  CHECK(std::fabs(r.value[0]) < 0.05);  // the root's own evaluation (0.9) is one visit of 50
+}
+
 TEST_CASE("attrition: a won endgame is won", "[mcts][attrition]") {
   // Seat 0 (a1) has a long path c2-e1-g2-h4-f5 and a dead end b3; seat 1
   // (h8) has two moves left (f7, d8). Going c2 wins; b3 loses.
