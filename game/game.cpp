@@ -1,7 +1,10 @@
-// is_action_syntax: the shape of an action in the rules notation (game.h).
+// is_action_syntax: the shape of an action in the rules notation; game_end: how a game ended
+// (game.h).
 #include "game/game.h"
 
 #include <cctype>
+
+#include "util/error.h"
 
 namespace vzero {
 
@@ -22,6 +25,12 @@ bool is_action_syntax(const std::string& t) {
   if (i < t.size() && (std::islower(static_cast<unsigned char>(t[i])) || t[i] == '+'))
     ++i;  // e7e8q, b8h2+
   return i == t.size();
+}
+
+GameEnd game_end(const GameState& state) {
+  if (state.is_terminal()) return {state.returns(), state.end_reason()};
+  check(state.dead_draw(), "game_end: the game goes on");
+  return {std::vector<double>(size_t(state.num_players()), 0.0), "dead-position"};
 }
 
 }  // namespace vzero

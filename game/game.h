@@ -95,6 +95,14 @@ class GameState {
   void encode(uint8_t* planes, float* scalars) const { encode(planes, scalars, 0); }
 };
 
+// How a game stopped at its rules' end or at a dead position ended: the returns per seat and the
+// end reason ("dead-position", a draw, where the rules would play on).
+struct GameEnd {
+  std::vector<double> returns;
+  std::string reason;
+};
+GameEnd game_end(const GameState& state);
+
 // Checks that text has the shape of an action in the rules notation.
 bool is_action_syntax(const std::string& text);
 

@@ -149,9 +149,9 @@ MatchRecord play_one(const GamePlan& plan, const PlayerFactory& make, int index)
       state->apply(action);
       for (auto& p : seats) p->observe(action);
     }
-    const bool dead = !state->is_terminal();
-    r.result = dead ? std::vector<double>(size_t(n), 0.0) : state->returns();
-    r.reason = dead ? "dead-position" : state->end_reason();
+    GameEnd end = game_end(*state);
+    r.result = std::move(end.returns);
+    r.reason = std::move(end.reason);
   } catch (const PlayerForfeit& e) {
     r.forfeit_seat = acting;
     r.result.assign(n, 1.0 / (n - 1));

@@ -141,7 +141,7 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
   const int players = game.num_players();
   const bool may_resign = players == 2 && uniform(rng) >= sp.resign_playout_fraction;
   int would_resign_seat = -1, losing_seat = -1;
-  bool adjudicated = false, dead = false;
+  bool adjudicated = false;
 
   std::unique_ptr<Evaluator> own;
   if (job.evaluator_per_game) own = job.evaluator_per_game(out.record.seed ^ 0xD6E8FEB86659FD93ull);
@@ -150,10 +150,7 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
   Search search(fibers ? fibered : base, job.search, out.record.seed);
   search.set_root(*state);
   while (!state->is_terminal()) {
-    if (sp.end_dead_positions && state->dead_draw()) {
-      dead = true;
-      break;
-    }
+    if (sp.end_dead_positions && state->dead_draw()) break;
     const bool full = uniform(rng) < sp.full_fraction;
     search.mutable_config().root_noise = full && job.search.root_noise;
     search.mutable_config().batch = !full && sp.fast_batch > 0 ? sp.fast_batch : job.search.batch;
@@ -209,14 +206,13 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
   }
   if (adjudicated) {
     out.record.end_reason = "adjudicated";
-  } else if (dead) {
-    out.record.end_reason = "dead-position";
   } else if (losing_seat >= 0) {
     out.record.resigned = true;
     out.record.end_reason = "resign";
   } else {
-    result = state->returns();
-    out.record.end_reason = state->end_reason();
+    GameEnd end = game_end(*state);  // the rules' end, or a dead position (end_dead_positions)
+    result = std::move(end.returns);
+    out.record.end_reason = std::move(end.reason);
   }
   out.record.result.assign(result.begin(), result.end());
   for (Sample& s : out.samples) s.result = out.record.result;

@@ -68,11 +68,9 @@ SelfplayStats play_bootstrap_games(const SelfplayJob& job, const std::string& sp
       player->observe(action);
       record.actions.push_back(action);
     }
-    const bool ended_dead = !state->is_terminal();
-    const std::vector<double> result =
-        ended_dead ? std::vector<double>(size_t(game.num_players()), 0.0) : state->returns();
-    record.result.assign(result.begin(), result.end());
-    record.end_reason = ended_dead ? "dead-position" : state->end_reason();
+    const GameEnd end = game_end(*state);
+    record.result.assign(end.returns.begin(), end.returns.end());
+    record.end_reason = end.reason;
     for (Sample& s : samples) s.result = s.root_value = record.result;
     ++stats.games;
     stats.positions += int64_t(samples.size());
