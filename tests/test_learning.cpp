@@ -12,12 +12,14 @@
 #undef CHECK  // glog's, through LibTorch; Catch's must win
 #include <catch.hpp>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "game/symmetry.h"
 #include "game/zobrist.h"
 #include "search/evaluators.h"
 #include "selfplay/selfplay.h"
+#include "selfplay/shard.h"
 #include "selfplay_test_util.h"
 #include "test_util.h"
 
@@ -66,6 +68,58 @@ TEST_CASE("value targets: result, root, mix and phase", "[training][learning]") 
   CHECK(sample_targets(s, c).value[0] == Approx(-1.0 + 0.125 * 1.2));
   // Validation reads results alone.
   CHECK(sample_targets(s, c, /*results_only=*/true).value[0] == Approx(-1.0));
+}
+
+TEST_CASE("capped_value: a game stopped at the length cap trains on its search's value",
+          "[training][learning][capped]") {
+  TrainConfig c;
+  c.root_value_weight = 0.2;
+  Sample s = sample(0.0f, -0.6f, 300, 0);  // a draw by the cap; the player to act stands at +0.6
+  s.capped = true;
+  CHECK(sample_targets(s, c).value[0] == Approx(0.2 * 0.6));  // draw (default): the usual mix
+  c.capped_value = "root";
+  CHECK(root_value_share(s, c) == 1.0);
+  CHECK(sample_targets(s, c).value[0] == Approx(0.6));
+  CHECK(sample_targets(s, c).value[1] == Approx(-0.6));
+  const SampleTargets t = sample_targets(s, c);
+  CHECK(t.wdl[0] == Approx(0.6));
+  CHECK(t.wdl[1] == Approx(0.4));
+  // Games that ended by the rules keep value_target's mix; validation keeps the result.
+  s.capped = false;
+  CHECK(sample_targets(s, c).value[0] == Approx(0.2 * 0.6));
+  s.capped = true;
+  CHECK(sample_targets(s, c, /*results_only=*/true).value[0] == Approx(0.0));
+}
+
+TEST_CASE("the window marks the positions of games stopped at the length cap",
+          "[training][learning][capped]") {
+  const fs::path dir = vzero::testing::temp_dir("learn-window-capped");
+  make_shards(dir, 6, 0, 0);  // attrition games played to their end
+  {
+    const Game& game = game_by_id("attrition");
+    RolloutEvaluator eval(1);
+    SelfplayConfig sp = vzero::testing::small_selfplay(4, 1, 10, 32, 8);
+    sp.max_plies = 4;  // no attrition game ends by its rules this soon
+    sp.resign_threshold = -1.0;  // nor by resignation
+    SelfplayJob job =
+        vzero::testing::selfplay_job(game, eval, (dir / "shards").string(), sp, 1);
+    job.first_game_id = 1000;
+    job.file_prefix = "gen1";
+    run_selfplay(job);
+  }
+  std::map<int64_t, bool> capped;  // game -> stopped at the cap, from the records
+  for (const std::string& path : list_shards((dir / "shards").string()))
+    for (const GameRecord& g : read_shard(path).games) capped[g.game_id] = g.end_reason == "cap";
+  const ReplayWindow w = load_window(game_by_id("attrition"), (dir / "shards").string(), 1000000, 0.0);
+  int marked = 0, unmarked = 0;
+  for (const Sample& s : w.train) {
+    REQUIRE(capped.count(s.game_id));
+    CHECK(s.capped == capped[s.game_id]);
+    (s.capped ? marked : unmarked) += 1;
+  }
+  CHECK(marked == 4 * 4);  // the four capped games, four positions each
+  CHECK(unmarked > 0);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("win/draw/loss and moves-left targets", "[training][learning]") {

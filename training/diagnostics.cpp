@@ -34,18 +34,20 @@ GenerationDiagnostics generation_diagnostics(const std::string& dir, const std::
     if (!prefix.empty() &&
         std::filesystem::path(path).filename().string().rfind(prefix + "-", 0) != 0)
       continue;
-    const ShardData shard = read_shard(path);
-    std::set<int64_t> fresh;
+    ShardData shard = read_shard(path);
+    std::set<int64_t> fresh, capped;
     for (const GameRecord& g : shard.games) {
       if (!seen.insert(g.game_id).second) continue;  // a game written twice counts once
       fresh.insert(g.game_id);
+      if (g.end_reason == "cap") capped.insert(g.game_id);
       ++ends[end_reason_class(g)];
       bool drawn = true;
       for (float x : g.result) drawn = drawn && x == 0.0f;
       draws += drawn;
     }
-    for (const Sample& s : shard.samples) {
+    for (Sample& s : shard.samples) {
       if (!fresh.count(s.game_id)) continue;
+      s.capped = capped.count(s.game_id) > 0;
       ++d.positions;
       root += std::fabs(s.root_value[size_t(s.player)]);
       target += std::fabs(sample_targets(s, config.train).value[0]);

@@ -49,6 +49,7 @@ TrainConfig read_train(TomlReader& in) {
   c.value_target =
       get_choice(in, "value_target", c.value_target, {"result", "root", "mix", "phase"});
   c.wdl_target = get_choice(in, "wdl_target", c.wdl_target, {"mix", "result", "decisive"});
+  c.capped_value = get_choice(in, "capped_value", c.capped_value, {"draw", "root"});
   c.fast_value_weight = in.get_real("fast_value_weight", c.fast_value_weight, 0.0, 1.0);
   c.moves_left_weight = in.get_real("moves_left_weight", c.moves_left_weight, 0.0, 100.0);
   c.window_growth = in.get<bool>("window_growth", c.window_growth);

@@ -42,6 +42,10 @@ struct TrainConfig {
               // loss by its sign, the rest of it a draw: D grows as |q| falls),
               // result (the game's result alone), or decisive (the root value's
               // share split (1 + q) / 2 win, (1 - q) / 2 loss: no draw from uncertainty)
+  std::string capped_value =
+      "draw";  // the value target of positions of games stopped at the length cap: draw (as any
+               // game's: value_target's mix with the recorded draw) or root (their search's
+               // value alone: a cap is no outcome, and scoring it a draw pulls values to 0)
   double fast_value_weight =
       1.0;  // weight of fast-search positions in the value loss (full ones: 1)
   double moves_left_weight = 0.5;  // weight of the moves-left loss (models with a moves-left head)

@@ -9,6 +9,7 @@
 namespace vzero {
 
 double root_value_share(const Sample& s, const TrainConfig& c) {
+  if (s.capped && c.capped_value == "root") return 1.0;
   if (c.value_target == "result") return 0.0;
   if (c.value_target == "root") return 1.0;
   if (c.value_target == "phase" && s.moves_left >= 0) {

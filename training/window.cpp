@@ -83,14 +83,14 @@ ReplayWindow load_window(const Game& game, const std::vector<std::string>& shard
       throw Error("shard '" + *it + "' was written for another variant, rules file or encoding");
     w.meta = d.meta;
     ++w.shards;
-    std::unordered_map<int64_t, int> here;  // game -> its plies
+    std::unordered_map<int64_t, const GameRecord*> here;  // a game written twice counts once
     for (const GameRecord& g : d.games)
-      if (!seen.count(g.game_id))
-        here[g.game_id] = int(g.actions.size());  // a game written twice counts once
+      if (!seen.count(g.game_id)) here[g.game_id] = &g;
     for (Sample& s : d.samples) {
       const auto game_of = here.find(s.game_id);
       if (game_of == here.end()) continue;
-      s.moves_left = std::max(0, game_of->second - s.ply);
+      s.moves_left = std::max(0, int(game_of->second->actions.size()) - s.ply);
+      s.capped = game_of->second->end_reason == "cap";
       const bool held_out = game_fraction(s.game_id, 0) < holdout_fraction;
       (held_out ? w.validation : w.train).push_back(std::move(s));
       ++total;
