@@ -38,8 +38,8 @@ struct Sample {
   bool full_search = true;  // a policy target (playout cap randomisation)
   int32_t moves_left = -1;  // plies from here to the game's end: set by the replay
                             // window from the game's record, not stored in shards
-  bool capped = false;  // its game stopped at the length cap (end reason "cap"), so its result
-                        // is no outcome: set by the replay window, not stored in shards
+  bool capped = false;      // its game stopped at the length cap (end reason "cap"), so its result
+                            // is no outcome: set by the replay window, not stored in shards
 };
 
 // One self-play game: enough to replay it and re-encode its samples.

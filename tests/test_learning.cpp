@@ -99,10 +99,9 @@ TEST_CASE("the window marks the positions of games stopped at the length cap",
     const Game& game = game_by_id("attrition");
     RolloutEvaluator eval(1);
     SelfplayConfig sp = vzero::testing::small_selfplay(4, 1, 10, 32, 8);
-    sp.max_plies = 4;  // no attrition game ends by its rules this soon
+    sp.max_plies = 4;            // no attrition game ends by its rules this soon
     sp.resign_threshold = -1.0;  // nor by resignation
-    SelfplayJob job =
-        vzero::testing::selfplay_job(game, eval, (dir / "shards").string(), sp, 1);
+    SelfplayJob job = vzero::testing::selfplay_job(game, eval, (dir / "shards").string(), sp, 1);
     job.first_game_id = 1000;
     job.file_prefix = "gen1";
     run_selfplay(job);
@@ -110,7 +109,8 @@ TEST_CASE("the window marks the positions of games stopped at the length cap",
   std::map<int64_t, bool> capped;  // game -> stopped at the cap, from the records
   for (const std::string& path : list_shards((dir / "shards").string()))
     for (const GameRecord& g : read_shard(path).games) capped[g.game_id] = g.end_reason == "cap";
-  const ReplayWindow w = load_window(game_by_id("attrition"), (dir / "shards").string(), 1000000, 0.0);
+  const ReplayWindow w =
+      load_window(game_by_id("attrition"), (dir / "shards").string(), 1000000, 0.0);
   int marked = 0, unmarked = 0;
   for (const Sample& s : w.train) {
     REQUIRE(capped.count(s.game_id));
