@@ -95,7 +95,7 @@ TEST_CASE("a checkpoint older than input_plies takes the cap of the config besid
   const fs::path models = fs::path(VZERO_CONFIGS_DIR).parent_path() / "models";
   CHECK(checkpoint_plies_fallback((models / "losalamos.pt").string()) == 150);
   CHECK(checkpoint_plies_fallback((models / "ascending.pt").string()) == 300);  // its toml
-  CHECK(checkpoint_plies_fallback((models / "attrition.pt").string()) == 0);  // the variant's cap
+  CHECK(checkpoint_plies_fallback((models / "attrition.pt").string()) == 0);    // the variant's cap
   CHECK(load_checkpoint((models / "losalamos.pt").string()).model->input_plies == 150);
 
   // A run folder: RUN/models/gen-NNN.pt reads RUN/config.toml.
