@@ -2,6 +2,7 @@
 // What self-play records: one Sample per position played, one GameRecord per
 // game, and the identity every shard carries. Written to and read from HDF5
 // shards by shard.h (schema in docs/shards.md).
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -51,6 +52,13 @@ struct GameRecord {
   std::vector<float> result;     // per seat
   std::string end_reason;        // "checkmate", "cap", "resign", ...
   bool resigned = false;
+  bool stopped_at_cap() const { return end_reason == "cap"; }  // the length cap, not the rules
 };
+
+// Fills what a sample learns from its game's record and shards do not store: moves_left, capped.
+inline void annotate_from_record(Sample& s, const GameRecord& g) {
+  s.moves_left = std::max(0, int(g.actions.size()) - s.ply);
+  s.capped = g.stopped_at_cap();
+}
 
 }  // namespace vzero

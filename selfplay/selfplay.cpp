@@ -259,7 +259,7 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
                                   [](float x) { return x == 0.0f; });
     stats.draws += draw;
     stats.decisive += !draw;
-    stats.capped += g.record.end_reason == "cap";
+    stats.capped += g.record.stopped_at_cap();
     writer.add_game(std::move(g.record), std::move(g.samples));
   };
   std::thread driver([&] {

@@ -79,7 +79,7 @@ SelfplayStats play_bootstrap_games(const SelfplayJob& job, const std::string& sp
         std::all_of(record.result.begin(), record.result.end(), [](float x) { return x == 0.0f; });
     stats.draws += draw;
     stats.decisive += !draw;
-    stats.capped += record.end_reason == "cap";
+    stats.capped += record.stopped_at_cap();
     writer.add_game(std::move(record), std::move(samples));
   }
   writer.close();

@@ -19,7 +19,7 @@ std::string end_reason_class(const GameRecord& game) {
       r == "last-standing")
     return "mate";
   if (r == "repetition" || r == "perpetual-check") return "repetition";
-  if (r == "cap") return "cap";
+  if (game.stopped_at_cap()) return "cap";
   return "other";
 }
 
@@ -35,19 +35,19 @@ GenerationDiagnostics generation_diagnostics(const std::string& dir, const std::
         std::filesystem::path(path).filename().string().rfind(prefix + "-", 0) != 0)
       continue;
     ShardData shard = read_shard(path);
-    std::set<int64_t> fresh, capped;
+    std::map<int64_t, const GameRecord*> fresh;
     for (const GameRecord& g : shard.games) {
       if (!seen.insert(g.game_id).second) continue;  // a game written twice counts once
-      fresh.insert(g.game_id);
-      if (g.end_reason == "cap") capped.insert(g.game_id);
+      fresh[g.game_id] = &g;
       ++ends[end_reason_class(g)];
       bool drawn = true;
       for (float x : g.result) drawn = drawn && x == 0.0f;
       draws += drawn;
     }
     for (Sample& s : shard.samples) {
-      if (!fresh.count(s.game_id)) continue;
-      s.capped = capped.count(s.game_id) > 0;
+      const auto game = fresh.find(s.game_id);
+      if (game == fresh.end()) continue;
+      annotate_from_record(s, *game->second);  // the targets as the trainer's window sees them
       ++d.positions;
       root += std::fabs(s.root_value[size_t(s.player)]);
       target += std::fabs(sample_targets(s, config.train).value[0]);

@@ -89,8 +89,7 @@ ReplayWindow load_window(const Game& game, const std::vector<std::string>& shard
     for (Sample& s : d.samples) {
       const auto game_of = here.find(s.game_id);
       if (game_of == here.end()) continue;
-      s.moves_left = std::max(0, int(game_of->second->actions.size()) - s.ply);
-      s.capped = game_of->second->end_reason == "cap";
+      annotate_from_record(s, *game_of->second);
       const bool held_out = game_fraction(s.game_id, 0) < holdout_fraction;
       (held_out ? w.validation : w.train).push_back(std::move(s));
       ++total;
