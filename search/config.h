@@ -41,9 +41,12 @@ struct SearchConfig {
   double virtual_loss = 1.0;
   bool reuse_tree = true;
   bool two_fold_draw =
-      false;               // lc0: a position repeating one on its path from the root scores a draw
-  bool win_in_one = true;  // a position whose player to act can win at once (capture the king,
-                           // GameState::winning_action) is a proven win, seen on arrival
+      false;                // lc0: a position repeating one on its path from the root scores a draw
+  double draw_score = 0.0;  // lc0's draw score: what a proven draw is worth to the seat to act at
+                            // the root (the other seats share its negation); < 0 avoids draws.
+                            // Only choices change: the reported values stay the game's own
+  bool win_in_one = true;   // a position whose player to act can win at once (capture the king,
+                            // GameState::winning_action) is a proven win, seen on arrival
 };
 
 // The search that play starts from (vzero arena without --config, play, serve,

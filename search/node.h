@@ -18,6 +18,12 @@ struct Node;
 // The best value a seat can get: a proven child reaching it decides its parent.
 inline bool is_win(const Values& v, int seat) { return v[seat] >= 1.0f - 1e-6f; }
 inline bool is_loss(const Values& v, int seat) { return v[seat] <= -1.0f + 1e-6f; }
+// A draw: nobody gains or loses (every seat's value 0).
+inline bool is_draw(const Values& v) {
+  for (float x : v)
+    if (x > 1e-6f || x < -1e-6f) return false;
+  return true;
+}
 
 struct Edge {
   int action = 0;
@@ -37,6 +43,7 @@ struct Node {
   Values exact{};               // the value when proven
   float raw_value = 0.0f;       // the evaluator's value for player when expanded
   float moves_left_sum = 0.0f;  // sum of backed-up moves-left estimates (plies to the end)
+  int draws = 0;                // completed playouts that ended in a proven draw (draw_score)
   std::vector<Edge> edges;      // in legal_actions() order
 
   // The mean value for seat s (0 when unvisited).

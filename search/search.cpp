@@ -92,6 +92,17 @@ void Search::mark_draw(Node& node) {
   node.exact = Values{};
 }
 
+float Search::draw_value(int seat) const {
+  const float s = float(config_.draw_score);
+  return seat == root_->player ? s : -s / float(std::max(players_ - 1, 1));
+}
+
+float Search::choice_value(const Node& child, int seat) const {
+  if (child.proven) return child.exact[seat] + (is_draw(child.exact) ? draw_value(seat) : 0.0f);
+  if (child.visits == 0) return 0.0f;
+  return (child.value_sum[seat] + draw_value(seat) * float(child.draws)) / float(child.visits);
+}
+
 float Search::moves_left_utility(const Node& node, const Node& child, float parent_q) const {
   const double threshold = config_.moves_left_threshold;
   const double scale =
@@ -120,6 +131,8 @@ int Search::select_edge(const Node& node, bool at_root) const {
   const bool forcing = noisy && config_.forced_playouts > 0.0;
   const bool moves_left = moves_left_known_ && config_.moves_left_slope > 0.0 && node.visits > 0;
   const float eps = float(config_.noise_fraction), vl = float(config_.virtual_loss);
+  const bool contempt = config_.draw_score != 0.0;
+  const float contempt_p = contempt ? draw_value(p) : 0.0f;
 
   assert(!node.edges.empty() && "an expanded, unproven node has edges");
   int best = 0;
@@ -135,9 +148,9 @@ int Search::select_edge(const Node& node, bool at_root) const {
       return int(i);
     float q = fpu;
     if (c && c->proven)
-      q = c->exact[p];
+      q = c->exact[p] + (contempt && is_draw(c->exact) ? contempt_p : 0.0f);
     else if (n > 0)
-      q = (c->value_sum[p] - vl * float(c->in_flight)) / float(n);
+      q = (c->value_sum[p] - vl * float(c->in_flight) + contempt_p * float(c->draws)) / float(n);
     if (moves_left && c && c->visits > 0) q += moves_left_utility(node, *c, parent_q);
     const float score = q + explore * prior / float(1 + n);
     if (score > best_score) {
@@ -213,11 +226,12 @@ void Search::remove_virtual_loss(const std::vector<Node*>& path) {
   }
 }
 
-void Search::backup(const std::vector<Node*>& path, const Values& v, float moves_left) {
+void Search::backup(const std::vector<Node*>& path, const Values& v, float moves_left, bool draw) {
   assert(!path.empty() && path.front() == root_.get());
   for (size_t i = 0; i < path.size(); ++i) {
     Node* n = path[i];
     ++n->visits;
+    n->draws += draw;
     for (int s = 0; s < players_; ++s) n->value_sum[s] += v[s];
     n->moves_left_sum += moves_left + float(path.size() - 1 - i);
   }
@@ -282,7 +296,7 @@ std::vector<Search::Leaf> Search::gather(int count, int in_flight, const std::ve
     if (leaf->proven) {  // a terminal or solved position: its exact value, no evaluation
       undo_to_root(path.size() - 1);
       remove_virtual_loss(path);
-      backup(path, leaf->exact, leaf->moves_left());
+      backup(path, leaf->exact, leaf->moves_left(), is_draw(leaf->exact));
       ++done;
       continue;
     }

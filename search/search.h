@@ -101,7 +101,13 @@ class Search {
   std::vector<int> pruned_visits(int best) const;
   float moves_left_utility(const Node& node, const Node& child, float parent_q) const;
   void expand(Node& node, const GameState& state, const Evaluation& e);
-  void backup(const std::vector<Node*>& path, const Values& v, float moves_left);
+  // Adds one playout's values (and, when it ended in a proven draw, a draw) to every node of path.
+  void backup(const std::vector<Node*>& path, const Values& v, float moves_left, bool draw = false);
+  // What a proven draw is worth to seat under config draw_score (0 when it is off).
+  float draw_value(int seat) const;
+  // A child's value for seat as the choice of an action sees it: exact when proven, else its mean,
+  // with its draws valued by draw_value.
+  float choice_value(const Node& child, int seat) const;
   void remove_virtual_loss(const std::vector<Node*>& path);
   void mark_terminal(Node& node, const GameState& state);
   static void mark_draw(Node& node);  // a proven draw: every seat's value 0

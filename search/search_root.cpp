@@ -14,9 +14,6 @@ namespace {
 // A root value in [-1, 1] mapped to [0, 1], as the Gumbel paper's sigma expects.
 float unit(float q) { return 0.5f * (q + 1.0f); }
 
-// The value of a root child for seat p: exact when proven, else its mean.
-float child_q(const Node& c, int p) { return c.proven ? c.exact[p] : c.mean(p); }
-
 }  // namespace
 
 std::vector<float> Search::completed_q() const {
@@ -28,7 +25,7 @@ std::vector<float> Search::completed_q() const {
   for (const Edge& e : root.edges)
     if (e.child && (e.child->visits > 0 || e.child->proven)) {
       visited_prior += e.prior;
-      weighted_q += e.prior * unit(child_q(*e.child, p));
+      weighted_q += e.prior * unit(choice_value(*e.child, p));
       visits += std::max(1, e.child->visits);
     }
   double mix = unit(root.raw_value);
@@ -37,7 +34,7 @@ std::vector<float> Search::completed_q() const {
   std::vector<float> q(root.edges.size(), float(mix));
   for (size_t i = 0; i < root.edges.size(); ++i) {
     const Node* c = root.edges[i].child.get();
-    if (c && (c->visits > 0 || c->proven)) q[i] = unit(child_q(*c, p));
+    if (c && (c->visits > 0 || c->proven)) q[i] = unit(choice_value(*c, p));
   }
   return q;
 }
@@ -88,7 +85,7 @@ std::vector<int> Search::pruned_visits(int best) const {
   const int p = root.player;
   const int total = root.visits;
   const float explore = c_puct(total) * std::sqrt(float(std::max(total, 1)));
-  const auto q_of = [&](const Node& c) { return child_q(c, p); };
+  const auto q_of = [&](const Node& c) { return choice_value(c, p); };
   std::vector<int> visits(root.edges.size(), 0);
   for (size_t i = 0; i < root.edges.size(); ++i)
     visits[i] = root.edges[i].child ? root.edges[i].child->visits : 0;

@@ -475,6 +475,36 @@ TEST_CASE("007: a dead position in the tree is a proven draw, whatever the netwo
   CHECK(std::fabs(r.value[0]) < 0.05);  // the root's own evaluation (0.9) is one visit of 50
 }
 
+TEST_CASE("search: a negative draw score steers the root's player away from proven draws",
+          "[mcts][draw_score]") {
+  // White must answer Re2+: Kxe2 and Nxe2 leave a bare king against king and knight (a dead draw),
+  // Kd1 and Kf1 keep a position that the evaluator calls slightly worse for White (-0.05).
+  const Game& game = game_by_id("chess");
+  auto s = game.new_state("4k3/8/8/8/8/8/4r3/4K1N1 w - - 0 1");
+  REQUIRE(s->legal_actions().size() == 4);
+  const std::set<int> draws{s->text_to_action("e1e2"), s->text_to_action("g1e2")};
+  FixedEvaluator slightly_worse({-0.05f, 0.05f});
+  SearchConfig c = plain(200, 4);
+  const SearchResult plain_result = search_once(slightly_worse, c, 1, *s);
+  CHECK(draws.count(plain_result.best_action) == 1);  // a draw (0) beats -0.05
+
+  set_search_option(c, "draw_score", "-0.2");
+  Search search(slightly_worse, c, 1);
+  search.set_root(*s);
+  const SearchResult r = search.run();
+  CHECK(draws.count(r.best_action) == 0);  // now a draw is worth -0.2 to White
+  for (const Edge& e : search.root().edges)
+    if (draws.count(e.action)) {
+      REQUIRE(e.child);
+      CHECK(e.child->proven);
+      CHECK(e.child->draws == e.child->visits);
+      CHECK(e.child->exact[0] == 0.0f);  // the tree keeps the game's own values
+    }
+  CHECK(r.value[0] < 0.0f);  // the root value is the game's: no draw score in it
+  CHECK(r.value[0] > -0.1f);
+  CHECK_THROWS_AS(set_search_option(c, "draw_score", "-1.5"), Error);
+}
+
 TEST_CASE("attrition: a won endgame is won", "[mcts][attrition]") {
   // Seat 0 (a1) has a long path c2-e1-g2-h4-f5 and a dead end b3; seat 1
   // (h8) has two moves left (f7, d8). Going c2 wins; b3 loses.
