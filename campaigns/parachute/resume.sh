@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Starts or resumes the Parachute run s-parachute (issue 30: configs/parachute.toml, started from
-# the model shipped then, models/parachute.pt; the string stays part of the run's config) in
-# RUN_DIR (default /work/runs/s-parachute), from this snapshot when there is one (campaigns/run.sh).
+# Resumes the Parachute run s-parachute-cap (issue 30: s-parachute, configs/parachute.toml from the
+# first Parachute model, then from generation 11 on with train.capped_value = "root", session 49) in
+# RUN_DIR (default /work/runs/s-parachute-cap), from this snapshot when the folder does not exist
+# (campaigns/run.sh), under the run's own resolved config.
 set -euo pipefail
-run=${1:-/work/runs/s-parachute}
-exec bash "$(dirname "$0")/../run.sh" parachute "$run" --config configs/parachute.toml \
-  --set 'loop.init_model="models/parachute.pt"'
+cd "$(dirname "$0")/../.."
+run=${1:-/work/runs/s-parachute-cap}
+exec bash campaigns/run.sh parachute "$run" --config "$run/config.toml"
