@@ -53,6 +53,10 @@ struct GameRecord {
   std::string end_reason;        // "checkmate", "cap", "resign", ...
   bool resigned = false;
   bool stopped_at_cap() const { return end_reason == "cap"; }  // the length cap, not the rules
+  // Nobody won or lost: every seat's result is 0.
+  bool drawn() const {
+    return std::all_of(result.begin(), result.end(), [](float x) { return x == 0.0f; });
+  }
 };
 
 // Fills what a sample learns from its game's record and shards do not store: moves_left, capped.

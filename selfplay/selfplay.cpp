@@ -248,18 +248,13 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
     if (job.stop && job.stop->load()) return;
     PlayedGame g = play_game(job, indices[i], fibers);
     std::lock_guard<std::mutex> lock(m);
-    ++stats.games;
+    stats.add_game(g.record);
     stats.positions += int64_t(g.samples.size());
     for (const Sample& s : g.samples) stats.full_positions += s.full_search;
     stats.evaluations += g.evaluations;
     stats.resigned += g.record.resigned;
     stats.would_resign += g.would_resign;
     stats.false_resignations += g.false_resignation;
-    const bool draw = std::all_of(g.record.result.begin(), g.record.result.end(),
-                                  [](float x) { return x == 0.0f; });
-    stats.draws += draw;
-    stats.decisive += !draw;
-    stats.capped += g.record.stopped_at_cap();
     writer.add_game(std::move(g.record), std::move(g.samples));
   };
   std::thread driver([&] {

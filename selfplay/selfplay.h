@@ -66,6 +66,13 @@ struct SelfplayStats {
   int would_resign = 0;        // played-out games in which a seat would have resigned
   int false_resignations = 0;  // ... and did not lose
   int decisive = 0, draws = 0, capped = 0;
+  // Counts one finished game and its outcome (decisive or drawn, stopped at the cap).
+  void add_game(const GameRecord& g) {
+    ++games;
+    draws += g.drawn();
+    decisive += !g.drawn();
+    capped += g.stopped_at_cap();
+  }
   double positions_per_s() const { return seconds > 0 ? positions / seconds : 0.0; }
 };
 

@@ -1,7 +1,6 @@
 // The bootstrap generation played by a player spec.
 #include "training/bootstrap_player.h"
 
-#include <algorithm>
 #include <chrono>
 
 #include "game/zobrist.h"
@@ -72,14 +71,9 @@ SelfplayStats play_bootstrap_games(const SelfplayJob& job, const std::string& sp
     record.result.assign(end.returns.begin(), end.returns.end());
     record.end_reason = end.reason;
     for (Sample& s : samples) s.result = s.root_value = record.result;
-    ++stats.games;
+    stats.add_game(record);
     stats.positions += int64_t(samples.size());
     stats.full_positions += int64_t(samples.size());
-    const bool draw =
-        std::all_of(record.result.begin(), record.result.end(), [](float x) { return x == 0.0f; });
-    stats.draws += draw;
-    stats.decisive += !draw;
-    stats.capped += record.stopped_at_cap();
     writer.add_game(std::move(record), std::move(samples));
   }
   writer.close();

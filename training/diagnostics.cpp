@@ -40,9 +40,7 @@ GenerationDiagnostics generation_diagnostics(const std::string& dir, const std::
       if (!seen.insert(g.game_id).second) continue;  // a game written twice counts once
       fresh[g.game_id] = &g;
       ++ends[end_reason_class(g)];
-      bool drawn = true;
-      for (float x : g.result) drawn = drawn && x == 0.0f;
-      draws += drawn;
+      draws += g.drawn();
     }
     for (Sample& s : shard.samples) {
       const auto game = fresh.find(s.game_id);
