@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Saves what a loop run needs to go on after its machine is lost, small enough for git:
-#   scripts/snapshot-run.sh RUN_DIR DEST
+#   scripts/snapshot-run.sh RUN_DIR DEST [SHARD_GENERATIONS]
 # DEST (e.g. campaigns/losalamos-deeper) receives the run's config.toml, metrics.csv, ratings.csv,
 # openings.txt, the match records, generation 0, the current model and the trainer's state
-# (models/train.pt). Not the self-play shards: a run resumed from a snapshot (copy DEST to a new
-# run folder and start the same `vzero loop` command on it) goes on from its current model and
-# generation count with an empty replay window, which refills from its next games. Scripts already
-# in DEST (its resume.sh) are kept.
+# (models/train.pt). The self-play shards only of the newest SHARD_GENERATIONS generations (default
+# 0, about 5 MB a generation of 300 games): a run resumed from a snapshot (copy DEST to a new run
+# folder and start the same `vzero loop` command on it) goes on from its current model and
+# generation count with a replay window of those shards, which refills from its next games (a
+# young run, whose window is a few generations, loses less with them). Scripts already in DEST
+# (its resume.sh) are kept.
 set -euo pipefail
-usage="usage: scripts/snapshot-run.sh RUN_DIR DEST"
+usage="usage: scripts/snapshot-run.sh RUN_DIR DEST [SHARD_GENERATIONS]"
 run=${1:?$usage}
 dest=${2:?$usage}
+keep=${3:-0}
+[[ "$keep" =~ ^[0-9]+$ ]] || { echo "snapshot-run: SHARD_GENERATIONS must be a whole number, not '$keep'" >&2; exit 2; }
 for f in config.toml metrics.csv models/gen-000.pt; do
   [ -f "$run/$f" ] || { echo "snapshot-run: $run/$f not found: not a loop run folder with a generation done" >&2; exit 1; }
 done
@@ -27,6 +31,13 @@ for f in ratings.csv openings.txt curve.png; do [ -f "$run/$f" ] && cp "$run/$f"
 cp "$run"/records/*.jsonl "$dest.tmp/records/" 2>/dev/null || true
 cp "$run/models/gen-000.pt" "$run/$model" "$dest.tmp/models/"
 [ -f "$run/models/train.pt" ] && cp "$run/models/train.pt" "$dest.tmp/models/"
+# The newest generations' shards (named genG-...h5 by the loop).
+if [ "$keep" -gt 0 ] && [ -d "$run/shards" ]; then
+  for g in $(ls "$run/shards" | sed -n 's/^gen\([0-9][0-9]*\)-.*\.h5$/\1/p' | sort -n -u | tail -n "$keep"); do
+    mkdir -p "$dest.tmp/shards"
+    cp "$run/shards/gen$g-"*.h5 "$dest.tmp/shards/"
+  done
+fi
 cp "$dest"/*.sh "$dest.tmp/" 2>/dev/null || true  # the snapshot's own scripts (resume.sh) stay
 rm -rf "$dest"
 mv "$dest.tmp" "$dest"

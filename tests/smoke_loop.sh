@@ -25,7 +25,7 @@ rc=0
 test "$rc" -eq 2 || fail "another config: exit status $rc, expected 2 ($(cat "$dir/err"))"
 grep -q "holds a run of another config" "$dir/err" || fail "another config: '$(cat "$dir/err")'"
 test "$(wc -l < "$dir/err")" -eq 1 || fail "another config: more than one line on stderr"
-# A snapshot holds the run's state without its shards, and a run goes on from it in a new folder:
+# A snapshot holds the run's state, by default without its shards, and a run goes on from it in a new folder:
 # the generation count, the current model and the trainer's step go on.
 mkdir -p "$dir/snap" && echo "echo resume" > "$dir/snap/resume.sh"
 bash "$snapshot" "$dir/run" "$dir/snap" > /dev/null
@@ -41,6 +41,21 @@ grep -q "3 generations done, current model gen-3" "$dir/log" || fail "the snapsh
 test "$(tail -n +2 "$dir/resumed/metrics.csv" | wc -l)" -eq 4 || fail "resumed: expected 4 metrics rows"
 read -r _ _ _ gen4_step _ _ < <(/usr/bin/python3 "$digest" "$dir/resumed/models/gen-004.pt")
 test "$gen4_step" -eq 80 || fail "resumed: gen-004 is at step $gen4_step, not 80"
+# With SHARD_GENERATIONS 1 it keeps the newest generation's shards only, and a run goes on from them.
+bash "$snapshot" "$dir/run" "$dir/snap3" 1 > /dev/null
+ls "$dir/snap3/shards" | grep -q '^gen3-.*\.h5$' || fail "the snapshot with shards has no shards of generation 3"
+! ls "$dir/snap3/shards" | grep -v '^gen3-' || fail "the snapshot with 1 shard generation holds older shards"
+cp -r "$dir/snap3" "$dir/resumed3"
+"$vzero" loop --config "$config" --run-dir "$dir/resumed3" --set loop.generations=4 > "$dir/log3"
+test "$(tail -n +2 "$dir/resumed3/metrics.csv" | wc -l)" -eq 4 || fail "resumed with shards: expected 4 metrics rows"
+shards_without=$(grep -o " shards [0-9]*" "$dir/log" | tail -n 1 | cut -d' ' -f3)
+shards_with=$(grep -o " shards [0-9]*" "$dir/log3" | tail -n 1 | cut -d' ' -f3)
+test "$shards_with" -gt "$shards_without" ||
+  fail "generation 4 trained on $shards_with shards with the kept ones, $shards_without without"
+rc=0
+bash "$snapshot" "$dir/run" "$dir/snap4" two > /dev/null 2> "$dir/err" || rc=$?
+test "$rc" -eq 2 || fail "a snapshot with SHARD_GENERATIONS 'two': exit status $rc, expected 2"
+grep -q "whole number" "$dir/err" || fail "SHARD_GENERATIONS 'two': '$(cat "$dir/err")'"
 # Bad input: not a run folder.
 rc=0
 bash "$snapshot" "$dir/nothing" "$dir/snap2" > /dev/null 2> "$dir/err" || rc=$?
