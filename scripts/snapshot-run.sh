@@ -33,8 +33,8 @@ cp "$run/models/gen-000.pt" "$run/$model" "$dest.tmp/models/"
 [ -f "$run/models/train.pt" ] && cp "$run/models/train.pt" "$dest.tmp/models/"
 # The newest generations' shards (named genG-...h5 by the loop).
 if [ "$keep" -gt 0 ] && [ -d "$run/shards" ]; then
+  mkdir -p "$dest.tmp/shards"
   for g in $(ls "$run/shards" | sed -n 's/^gen\([0-9][0-9]*\)-.*\.h5$/\1/p' | sort -n -u | tail -n "$keep"); do
-    mkdir -p "$dest.tmp/shards"
     cp "$run/shards/gen$g-"*.h5 "$dest.tmp/shards/"
   done
 fi
