@@ -14,7 +14,9 @@
 #              model at 200 visits vs heuristic search at 800, the variant's
 #              openings file (world: 3 random plies)
 # SIMS and OPPONENT override the model's visits and the opponent's spec (for
-# the ladder rows). The record goes to runs/strength-VARIANT[-TAG]-MODEL.jsonl
+# the ladder rows). FIXED=N plays a second, fixed-length sample instead: N
+# games from seed 2 with no SPRT (an early GSPRT stop overstates the score, so
+# a bar on the score wants one too). The record goes to runs/strength-VARIANT[-TAG]-MODEL.jsonl
 # (a rerun resumes from it), TAG naming what was overridden and MODEL the
 # first 8 hex digits of the model's sha256 (a newly shipped model starts anew).
 set -euo pipefail
@@ -43,7 +45,12 @@ esac
 [ -n "${OPPONENT:-}" ] && b=$OPPONENT tag="-$(printf '%s' "$OPPONENT" | tr -c 'A-Za-z0-9=' '_')"
 [ -n "${SIMS:-}" ] && sims=$SIMS tag="$tag-sims$SIMS"
 [ -f "models/$variant.pt" ] || { echo "strength.sh: models/$variant.pt is missing (no shipped model yet)" >&2; exit 2; }
+test=(--games 400 --seed 1 --sprt elo0=0,elo1=50)
+if [ -n "${FIXED:-}" ]; then
+  [[ "$FIXED" =~ ^[1-9][0-9]*$ ]] || { echo "strength.sh: FIXED must be a positive number of games, not '$FIXED'" >&2; exit 2; }
+  test=(--games "$FIXED" --seed 2) tag="$tag-fixed$FIXED"
+fi
 model_id=$(sha256sum "models/$variant.pt" | cut -c1-8)
 mkdir -p runs
 exec "$vzero" arena --variant "$variant" --a "net:model=models/$variant.pt,sims=$sims" --b "$b" "${openings[@]}" \
-  --games 400 --threads 2 --seed 1 --sprt elo0=0,elo1=50 --record "runs/strength-$variant$tag-$model_id.jsonl" "$@"
+  --threads 2 "${test[@]}" --record "runs/strength-$variant$tag-$model_id.jsonl" "$@"
