@@ -161,5 +161,17 @@ expect_ok arena --merge "$tmp/games.jsonl" --match "random vs mcts:sims=20" --ga
 out=$("$vz" arena --variant attrition --a mcts:sims=20 --b random --games 6 --openings "$tmp/openings.txt" \
   --record "$tmp/games.jsonl" 2>/dev/null | tail -n1)
 case "$out" in "score "*" wins "*" draws "*" losses "*" elo "*" +- "*) ;; *) echo "FAIL: arena last line '$out'"; fails=$((fails + 1));; esac
+# scripts/strength.sh: bad input stops before any game, one line and exit 2.
+strength_error() {
+  local err rc
+  err=$(env VZERO="$vz" "$@" bash "$(dirname "$0")/../scripts/strength.sh" ascending 2>&1 >/dev/null)
+  rc=$?
+  if [ "$rc" -ne 2 ] || [ "$(printf '%s' "$err" | grep -c '')" -ne 1 ]; then
+    echo "FAIL (rc=$rc): $* scripts/strength.sh ascending"; echo "$err"; fails=$((fails + 1))
+  fi
+}
+strength_error FIXED=abc
+strength_error FIXED=0
+strength_error FIXED=-5
 echo "cli_errors: $fails failures"
 [ "$fails" -eq 0 ]
