@@ -61,16 +61,23 @@ void add_game_commands(CLI::App& app) {
     }
   });
   auto enc = std::make_shared<std::string>();
+  auto version = std::make_shared<int>(0);
   CLI::App* encoding =
       app.add_subcommand("encoding", "The network input layout of a variant (Markdown)");
   encoding->add_option("--variant,-v", *enc, "Variant id")->required();
-  encoding->callback([enc] {
+  encoding->add_option("--version", *version,
+                       "Encoding version (0: the newest; older ones stay for the models that read "
+                       "them)");
+  encoding->callback([enc, version] {
     const Game& g = game_by_id(*enc);
-    const EncodingSpec& e = g.encoding();
+    const int v = resolved_encoding(g, *version);
+    const EncodingSpec& e = g.encoding(v);
     std::cout << "### `" << g.id() << "`: " << e.channels() << " x " << e.height << " x " << e.width
               << ", " << g.num_actions() << " actions, " << g.num_players()
-              << " values, encoding hash " << std::hex << encoding_hash(g) << std::dec
-              << "\n\n| channel | kind | meaning |\n|---|---|---|\n";
+              << " values, encoding hash " << std::hex << encoding_hash(g, v) << std::dec;
+    if (g.encoding_versions() > 1)
+      std::cout << ", version " << v << " of " << g.encoding_versions();
+    std::cout << "\n\n| channel | kind | meaning |\n|---|---|---|\n";
     for (int i = 0; i < e.planes; ++i)
       std::cout << "| " << i << " | plane | " << e.plane_names[i] << " |\n";
     for (int i = 0; i < e.scalars; ++i)

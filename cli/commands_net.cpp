@@ -23,9 +23,8 @@ namespace {
 // The model of a checkpoint, or a fresh one of config.
 PolicyValueNet model_or_fresh(const Game& game, const std::string& path, uint64_t seed,
                               const ModelConfig& config = {}) {
-  const ModelIdentity id = ModelIdentity::of(game);
-  if (path.empty()) return make_model(config, id, seed);
-  return load_checkpoint(path, &id).model;
+  if (path.empty()) return make_model(config, ModelIdentity::of(game, config.encoding), seed);
+  return load_checkpoint_for(game, path).model;
 }
 
 struct ExportOptions {
@@ -192,7 +191,8 @@ void bench_nn(const std::string& variant, const std::string& model_path,
             << trained->config.filters << " policy_head " << trained->config.policy_head
             << " params " << params << " device " << device_name << " threads " << threads
             << " mflop_per_eval " << flops / 1e6 << std::endl;
-  const torch::Tensor golden = golden_inputs(game, 256, 1, trained->input_plies).to(device);
+  const torch::Tensor golden =
+      golden_inputs(game, 256, 1, trained->input_plies, trained->identity.encoding).to(device);
   NetOutput want;
   {
     c10::InferenceMode guard;

@@ -79,7 +79,9 @@ void run_selfplay_command(const SelfplayOptions& o) {
   job.selfplay = config.selfplay;
   job.search = config.search;
   job.search.root_noise = true;
-  job.meta = shard_meta_for(game, config.hash, generation);
+  // Samples in the encoding of the model that plays, else of the config's [model].
+  job.meta = shard_meta_for(game, server ? server->identity().encoding : config.model.encoding,
+                            config.hash, generation);
   job.out_dir = o.out;
   job.file_prefix = "selfplay-g" + std::to_string(generation);
   job.seed = config.seed;
@@ -141,7 +143,7 @@ void bench_selfplay(const SelfplayOptions& o) {
   job.search = config.search;
   job.search.root_noise = true;
   job.evaluator = &server;
-  job.meta = shard_meta_for(game, config.hash, 0);
+  job.meta = shard_meta_for(game, server.identity().encoding, config.hash, 0);
   job.out_dir = out.string();
   job.seed = config.seed;
   server.reset_stats();

@@ -38,7 +38,7 @@ void bench_train(const TrainOptions& o) {
   const Game& game = game_by_id(config.variant);
   const ReplayWindow window =
       load_window(game, RunFolder(o.run_dir).shards_dir(), config.train.window_positions,
-                  config.train.holdout_fraction);
+                  config.train.holdout_fraction, 1.0, config.model.encoding);
   Trainer trainer(game, config, "");
   const double synthetic = trainer.bench_synthetic(o.steps);
   const TrainReport real = trainer.train(window, o.steps);

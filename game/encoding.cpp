@@ -10,11 +10,13 @@
 
 namespace vzero {
 
-uint64_t encoding_hash(const Game& game) {
-  const EncodingSpec& e = game.encoding();
-  std::string text = "v" + std::to_string(EncodingSpec::kVersion) + " " + std::to_string(e.planes) +
-                     " " + std::to_string(e.scalars) + " " + std::to_string(e.height) + "x" +
-                     std::to_string(e.width);
+uint64_t encoding_hash(const Game& game, int version) {
+  const EncodingSpec& e = game.encoding(version);
+  // Version 1 of a layout hashes as it did before games had several (the hashes models carry).
+  const std::string of_version = version > 1 ? " layout " + std::to_string(version) : "";
+  std::string text = "v" + std::to_string(EncodingSpec::kVersion) + of_version + " " +
+                     std::to_string(e.planes) + " " + std::to_string(e.scalars) + " " +
+                     std::to_string(e.height) + "x" + std::to_string(e.width);
   for (const std::string& n : e.plane_names) text += "|" + n;
   for (const std::string& n : e.scalar_names) text += "|" + n;
   text += "|actions " + std::to_string(game.num_actions());
@@ -58,7 +60,42 @@ int write_clock_scalars(int repetitions, int rule50, int plies, int max_plies, f
   return 3;
 }
 
-void GameState::encode(uint8_t*, float*, int) const {
+uint64_t encoding_hash(const Game& game) { return encoding_hash(game, game.encoding_versions()); }
+
+const EncodingSpec& Game::encoding(int version) const {
+  static const EncodingSpec none;
+  check_encoding_version(*this, version);
+  return none;
+}
+
+void check_encoding_version(const Game& game, int version) {
+  if (version < 1 || version > game.encoding_versions())
+    throw Error("variant '" + game.id() + "' has no encoding version " + std::to_string(version) +
+                " (it has 1.." + std::to_string(game.encoding_versions()) + ")");
+}
+
+int resolved_encoding(const Game& game, int version) {
+  if (version == 0) return game.encoding_versions();
+  check_encoding_version(game, version);
+  return version;
+}
+
+int encoding_version_of(const Game& game, uint64_t hash) {
+  for (int v = game.encoding_versions(); v >= 1; --v)
+    if (encoding_hash(game, v) == hash) return v;
+  throw Error("variant '" + game.id() + "' has no encoding with hash " + std::to_string(hash));
+}
+
+void GameState::encode(uint8_t* planes, float* scalars, int plies_scale, int version) const {
+  check_encoding_version(game(), version);
+  write_input(planes, scalars, plies_scale, version);
+}
+
+void GameState::encode(uint8_t* planes, float* scalars, int plies_scale) const {
+  write_input(planes, scalars, plies_scale, game().encoding_versions());
+}
+
+void GameState::write_input(uint8_t*, float*, int, int) const {
   throw Error("variant '" + game().id() + "' has no network encoding");
 }
 

@@ -36,8 +36,16 @@ int write_castling_scalars(uint8_t rights, bool white_to_act, float* out);
 void add_clock_scalars(EncodingSpec& e);
 int write_clock_scalars(int repetitions, int rule50, int plies, int max_plies, float* out);
 
-// A hash of the encoding (version, shape, names) and of the action map (every action's text).
+// A hash of encoding `version` (shape, names) and of the action map (every action's text).
+uint64_t encoding_hash(const Game& game, int version);
+// The same for the newest encoding.
 uint64_t encoding_hash(const Game& game);
+// Throws Error unless version is one of game's encodings (1..encoding_versions()).
+void check_encoding_version(const Game& game, int version);
+// The version an encoding setting names: 0 the game's newest, else version itself (checked).
+int resolved_encoding(const Game& game, int version);
+// The version of game's encoding with this hash (encoding_hash); throws Error when none has it.
+int encoding_version_of(const Game& game, uint64_t hash);
 
 // Expands planes and scalars into the network input: channels() x H x W floats.
 void expand_input(const EncodingSpec& spec, const uint8_t* planes, const float* scalars,

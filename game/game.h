@@ -28,11 +28,13 @@ class Game {
   virtual const std::string& action_text(int action) const = 0;
   // The start position, or the position of a FEN (throws Error when it is bad).
   virtual std::unique_ptr<GameState> new_state(const std::string& fen = "") const = 0;
-  // The layout of the network input (encoding.h); empty for games without one.
-  virtual const EncodingSpec& encoding() const {
-    static const EncodingSpec none;
-    return none;
-  }
+  // The newest layout of the network input (encoding.h); empty for games without one.
+  const EncodingSpec& encoding() const { return encoding(encoding_versions()); }
+  // Layouts 1..encoding_versions() of the network input, oldest first: a model
+  // reads the version it was made with (ModelConfig::encoding), a new one the newest.
+  virtual int encoding_versions() const { return 1; }
+  // Layout `version` (1..encoding_versions(); throws Error otherwise).
+  virtual const EncodingSpec& encoding(int version) const;
   // Where a convolutional policy head reads each action (policy_map.h);
   // nullopt for a core whose actions have no plane and square.
   virtual std::optional<PolicyMap> policy_map() const { return std::nullopt; }
@@ -86,13 +88,19 @@ class GameState {
   virtual std::vector<double> heuristic_values() const {
     return std::vector<double>(num_players(), 0.0);
   }
-  // Writes the network input of game().encoding(): planes (C*H*W bytes) and
-  // scalars; the plies scalar is plies / plies_scale (plies_scale 0: / this
+  // Writes the network input of game().encoding(version): planes (C*H*W bytes)
+  // and scalars; the plies scalar is plies / plies_scale (plies_scale 0: / this
   // state's cap), so a network sees the scale it was trained with whatever
-  // cap the game it plays has.
-  virtual void encode(uint8_t* planes, float* scalars, int plies_scale) const;
+  // cap the game it plays has. Throws Error for a version the game lacks.
+  void encode(uint8_t* planes, float* scalars, int plies_scale, int version) const;
+  // The same in the newest encoding.
+  void encode(uint8_t* planes, float* scalars, int plies_scale) const;
   // The same with the state's own cap as the plies scale.
   void encode(uint8_t* planes, float* scalars) const { encode(planes, scalars, 0); }
+
+ protected:
+  // encode's work, for a version already checked to exist.
+  virtual void write_input(uint8_t* planes, float* scalars, int plies_scale, int version) const;
 };
 
 // How a game stopped at its rules' end or at a dead position ended: the returns per seat and the

@@ -21,7 +21,11 @@ class TwoPlayerGame : public Game {
   int num_players() const override { return 2; }
   int num_actions() const override { return actions_.size(); }
   const std::string& action_text(int action) const override { return actions_.text(action); }
-  const EncodingSpec& encoding() const override { return encoding_; }
+  using Game::encoding;
+  const EncodingSpec& encoding(int version) const override {
+    check_encoding_version(*this, version);
+    return encoding_;
+  }
   // Moves and drops by their texts (policy_map_of_texts).
   std::optional<PolicyMap> policy_map() const override { return policy_map_of_texts(*this); }
   const Actions& actions() const { return actions_; }

@@ -212,6 +212,7 @@ CheckpointHeader read_checkpoint_fields(const FieldReader& field, const ModelIde
   h.identity = read_identity(field);
   if (expected) expected->expect_same(h.identity, what);
   h.config = model_config_from_text(read_string(field, "config"));
+  h.identity.encoding = h.config.encoding;
   h.step = read_int(field, "step", 0, std::numeric_limits<int64_t>::max());
   h.generation = int(read_int(field, "generation", 0, std::numeric_limits<int32_t>::max()));
   h.weights_hash = read_string(field, "weights_hash");
@@ -299,6 +300,14 @@ void load_optimizer_state(const std::string& path, torch::optim::Optimizer& opti
   } catch (const std::exception&) {
     throw Error("checkpoint '" + path + "': optimizer state is corrupt or does not fit");
   }
+}
+
+Checkpoint load_checkpoint_for(const Game& game, const std::string& path) {
+  const int version = read_checkpoint_header(path).second.encoding;
+  // A version the game lacks: expect the newest, so that the mismatch is reported as such.
+  const ModelIdentity expected =
+      ModelIdentity::of(game, version <= game.encoding_versions() ? version : 0);
+  return load_checkpoint(path, &expected);
 }
 
 }  // namespace vzero

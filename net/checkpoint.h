@@ -50,6 +50,9 @@ void save_checkpoint(const std::string& path, PolicyValueNet& model, int64_t ste
 // older than the input_plies field takes it from the run config beside it
 // (checkpoint_plies_fallback).
 Checkpoint load_checkpoint(const std::string& path, const ModelIdentity* expected = nullptr);
+// Loads a checkpoint of a model of game, in whichever of game's encodings it
+// reads (throws Error as load_checkpoint when it was made for something else).
+Checkpoint load_checkpoint_for(const Game& game, const std::string& path);
 // Restores the optimizer state saved with a checkpoint (throws Error when absent or corrupt).
 void load_optimizer_state(const std::string& path, torch::optim::Optimizer& optimizer);
 // The plies scale of a checkpoint saved before checkpoint carried one: the

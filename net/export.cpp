@@ -205,18 +205,29 @@ std::function<NetOutput(const torch::Tensor&)> frozen_forward(const NetworkGraph
   };
 }
 
-torch::Tensor golden_inputs(const Game& game, int n, uint64_t seed, int plies_cap) {
-  const EncodingSpec& e = game.encoding();
-  const auto states = random_positions(game, n, seed);
+namespace {
+
+// The network inputs of states in encoding `version` (0: the newest).
+torch::Tensor encode_states(const Game& game, const std::vector<std::unique_ptr<GameState>>& states,
+                            int plies_cap, int version) {
+  version = resolved_encoding(game, version);
+  const EncodingSpec& e = game.encoding(version);
+  const int64_t n = int64_t(states.size());
   torch::Tensor x = torch::empty({n, e.channels(), e.height, e.width});
   std::vector<uint8_t> planes(size_t(e.planes) * e.plane_size());
   std::vector<float> scalars(size_t(e.scalars));
-  for (int i = 0; i < n; ++i) {
-    states[size_t(i)]->encode(planes.data(), scalars.data(), plies_cap);
+  for (int64_t i = 0; i < n; ++i) {
+    states[size_t(i)]->encode(planes.data(), scalars.data(), plies_cap, version);
     expand_input(e, planes.data(), scalars.data(),
                  x.data_ptr<float>() + size_t(i) * e.channels() * e.plane_size());
   }
   return x;
+}
+
+}  // namespace
+
+torch::Tensor golden_inputs(const Game& game, int n, uint64_t seed, int plies_cap, int encoding) {
+  return encode_states(game, random_positions(game, n, seed), plies_cap, encoding);
 }
 
 void write_golden(PolicyValueNet& model, const Game& game, int positions, uint64_t seed,
@@ -225,18 +236,12 @@ void write_golden(PolicyValueNet& model, const Game& game, int positions, uint64
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("cannot create golden folder '" + dir + "': " + ec.message());
-  const EncodingSpec& e = game.encoding();
   const auto states = random_positions(game, positions, seed);
-  torch::Tensor x = torch::empty({positions, e.channels(), e.height, e.width});
-  std::vector<uint8_t> planes(size_t(e.planes) * e.plane_size());
-  std::vector<float> scalars(size_t(e.scalars));
+  const torch::Tensor x = encode_states(game, states, 0, model->identity.encoding);
   nlohmann::ordered_json fens = nlohmann::ordered_json::array(),
                          legal = nlohmann::ordered_json::array();
   for (int i = 0; i < positions; ++i) {
     const GameState& s = *states[size_t(i)];
-    s.encode(planes.data(), scalars.data());
-    expand_input(e, planes.data(), scalars.data(),
-                 x.data_ptr<float>() + size_t(i) * e.channels() * e.plane_size());
     fens.push_back(s.fen());
     std::vector<std::string> texts;
     for (int a : s.legal_actions()) texts.push_back(s.action_to_text(a));

@@ -38,9 +38,10 @@ std::function<NetOutput(const torch::Tensor&)> frozen_forward(const NetworkGraph
                                                               const torch::Device& device);
 
 // The network inputs [n, C, H, W] of n positions of seeded random play (the
-// positions of a golden set), their plies scaled by plies_cap (0: each
-// position's own cap).
-torch::Tensor golden_inputs(const Game& game, int n, uint64_t seed, int plies_cap = 0);
+// positions of a golden set) in encoding version `encoding` (0: the newest),
+// their plies scaled by plies_cap (0: each position's own cap).
+torch::Tensor golden_inputs(const Game& game, int n, uint64_t seed, int plies_cap = 0,
+                            int encoding = 0);
 
 void write_golden(PolicyValueNet& model, const Game& game, int positions, uint64_t seed,
                   const std::string& dir);

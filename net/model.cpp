@@ -69,6 +69,7 @@ PolicyValueNetImpl::PolicyValueNetImpl(const ModelConfig& c, const ModelIdentity
 PolicyValueNetImpl::PolicyValueNetImpl(const ModelConfig& c, const ModelIdentity& id,
                                        NetworkGraph g)
     : config(c), identity(id), graph(std::move(g)) {
+  config.encoding = identity.encoding;  // the version it reads, stored with it
   for (const Layer& l : graph.layers) {
     LayerModules m;
     if (l.kind == LayerKind::Conv) {
@@ -225,8 +226,9 @@ PolicyValueNet inference_model(PolicyValueNet& model, const std::string& form) {
     check(device.is_cpu(), "the int8 form runs on the CPU only");
     // Calibrated on 512 positions of seeded random play of the model's variant (seed 7: not
     // the positions bench nn measures its accuracy on, seed 1).
-    folded->compiled = int8_forward(
-        g, w, golden_inputs(game_by_id(model->identity.variant), 512, 7, model->input_plies));
+    folded->compiled = int8_forward(g, w,
+                                    golden_inputs(game_by_id(model->identity.variant), 512, 7,
+                                                  model->input_plies, model->identity.encoding));
   }
   return folded;
 }

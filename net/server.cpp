@@ -119,7 +119,7 @@ uint64_t mix_scalars(uint64_t key, const std::vector<float>& scalars) {
 struct InferenceServer::Impl {
   const Game& game;
   ServerConfig config;
-  EncodingSpec spec;
+  EncodingSpec spec;  // the model's encoding
   PolicyValueNet model{nullptr};
   torch::Device device{torch::kCPU};
   int generation = 0;
@@ -142,8 +142,7 @@ struct InferenceServer::Impl {
   std::mutex stats_m;
   ServerStats stats;
 
-  Impl(const Game& g, const ServerConfig& c)
-      : game(g), config(c), spec(g.encoding()), cache(c.cache_entries) {
+  Impl(const Game& g, const ServerConfig& c) : game(g), config(c), cache(c.cache_entries) {
     if (c.random_symmetry) symmetries = board_symmetries(g);
   }
 
@@ -256,15 +255,15 @@ InferenceServer::InferenceServer(const Game& game, const ServerConfig& config,
                                  const std::string& checkpoint, const ModelConfig& fresh,
                                  uint64_t seed)
     : impl_(std::make_unique<Impl>(game, config)) {
-  const ModelIdentity id = ModelIdentity::of(game);
   impl_->device = parse_device(config.device);
   if (checkpoint.empty()) {
-    impl_->model = make_model(fresh, id, seed);
+    impl_->model = make_model(fresh, ModelIdentity::of(game, fresh.encoding), seed);
   } else {
-    Checkpoint c = load_checkpoint(checkpoint, &id);
+    Checkpoint c = load_checkpoint_for(game, checkpoint);
     impl_->model = c.model;
     impl_->generation = c.generation;
   }
+  impl_->spec = game.encoding(impl_->model->identity.encoding);
   impl_->model->to(impl_->device);
   impl_->model = inference_model(impl_->model, config.form);
   for (int w = 0; w < config.workers; ++w)
@@ -335,7 +334,7 @@ std::unique_ptr<PendingEvaluation> InferenceServer::submit(
   uint64_t hits = 0;
   for (size_t i = 0; i < states.size(); ++i) {
     const GameState& st = *states[i];
-    st.encode(planes.data(), scalars.data(), s.model->input_plies);
+    st.encode(planes.data(), scalars.data(), s.model->input_plies, s.model->identity.encoding);
     Request& r = requests[i];
     r.key = mix_scalars(st.hash(), scalars);
     r.legal = &st.legal_actions();
@@ -438,7 +437,8 @@ std::vector<float> InferenceServer::input_of(const GameState& state) const {
   const EncodingSpec& spec = impl_->spec;
   std::vector<uint8_t> planes(size_t(spec.planes) * spec.plane_size());
   std::vector<float> scalars(spec.scalars), input(size_t(spec.channels()) * spec.plane_size());
-  state.encode(planes.data(), scalars.data(), impl_->model->input_plies);
+  state.encode(planes.data(), scalars.data(), impl_->model->input_plies,
+               impl_->model->identity.encoding);
   expand_input(spec, planes.data(), scalars.data(), input.data());
   return input;
 }

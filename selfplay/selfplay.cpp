@@ -57,12 +57,13 @@ SelfplayConfig read_selfplay_config(TomlReader& in, SelfplayConfig c) {
   return c;
 }
 
-ShardMeta shard_meta_for(const Game& game, uint64_t config_hash, int generation) {
-  const EncodingSpec& e = game.encoding();
+ShardMeta shard_meta_for(const Game& game, int encoding, uint64_t config_hash, int generation) {
+  encoding = resolved_encoding(game, encoding);
+  const EncodingSpec& e = game.encoding(encoding);
   ShardMeta m;
   m.variant = game.id();
   m.rules_hash = game.variant().hash;
-  m.encoding_hash = encoding_hash(game);
+  m.encoding_hash = encoding_hash(game, encoding);
   m.config_hash = config_hash;
   m.planes = e.planes;
   m.scalars = e.scalars;
@@ -127,7 +128,8 @@ void play_opening(const SelfplayJob& job, GameState& state, uint64_t& rng) {
 PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
   const Game& game = *job.game;
   const SelfplayConfig& sp = job.selfplay;
-  const EncodingSpec& enc = game.encoding();
+  const int version = encoding_version_of(game, job.meta.encoding_hash);
+  const EncodingSpec& enc = game.encoding(version);
   PlayedGame out;
   out.record.game_id = job.first_game_id + index;
   uint64_t rng = job.seed ^ (0x9E3779B97F4A7C15ull * uint64_t(out.record.game_id + 1));
@@ -162,7 +164,7 @@ PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
     Sample s;
     s.planes.resize(size_t(enc.planes) * enc.plane_size());
     s.scalars.resize(enc.scalars);
-    state->encode(s.planes.data(), s.scalars.data());
+    state->encode(s.planes.data(), s.scalars.data(), 0, version);
     assert(r.policy.size() == r.actions.size() && "one policy share per root action");
     for (size_t i = 0; i < r.actions.size(); ++i)
       if (r.policy[i] > 0.0f) {

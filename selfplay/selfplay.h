@@ -100,8 +100,9 @@ struct SelfplayJob {
   double progress_seconds = 2.0;
 };
 
-// The identity of the shards of a game's self-play (config_hash: of the resolved run config).
-ShardMeta shard_meta_for(const Game& game, uint64_t config_hash, int generation);
+// The identity of the shards of a game's self-play in encoding version `encoding` (0: the
+// newest; the samples are written in it), config_hash: of the resolved run config.
+ShardMeta shard_meta_for(const Game& game, int encoding, uint64_t config_hash, int generation);
 
 // Plays the job's games (job.indices, or selfplay.games of them) and writes them; returns what
 // happened.

@@ -27,15 +27,16 @@ inline std::vector<std::unique_ptr<GameState>> sample_states(const Game& game, i
   return out;
 }
 
-// The network input of states as one tensor.
-inline torch::Tensor inputs(const Game& game,
-                            const std::vector<std::unique_ptr<GameState>>& states) {
-  const EncodingSpec& e = game.encoding();
+// The network input of states as one tensor, in encoding `version` (0: the newest).
+inline torch::Tensor inputs(const Game& game, const std::vector<std::unique_ptr<GameState>>& states,
+                            int version = 0) {
+  version = resolved_encoding(game, version);
+  const EncodingSpec& e = game.encoding(version);
   torch::Tensor x = torch::empty({int64_t(states.size()), e.channels(), e.height, e.width});
   std::vector<uint8_t> planes(e.planes * e.plane_size());
   std::vector<float> scalars(e.scalars);
   for (size_t i = 0; i < states.size(); ++i) {
-    states[i]->encode(planes.data(), scalars.data());
+    states[i]->encode(planes.data(), scalars.data(), 0, version);
     expand_input(e, planes.data(), scalars.data(),
                  x.data_ptr<float>() + i * e.channels() * e.plane_size());
   }
@@ -54,7 +55,7 @@ inline ModelConfig small_config() {
 // running statistics away from their initial values.
 inline PolicyValueNet small_model(const Game& game, const ModelConfig& c = small_config(),
                                   uint64_t seed = 3) {
-  PolicyValueNet m = make_model(c, ModelIdentity::of(game), seed);
+  PolicyValueNet m = make_model(c, ModelIdentity::of(game, c.encoding), seed);
   torch::NoGradGuard g;
   for (auto& p : m->named_parameters())
     if (p.key().find("bn") != std::string::npos) p.value().uniform_(0.5, 1.5);

@@ -25,7 +25,7 @@ inline SelfplayJob selfplay_job(const Game& game, Evaluator& eval, const std::st
   job.game = &game;
   job.selfplay = sp;
   job.evaluator = &eval;
-  job.meta = shard_meta_for(game, 0, generation);
+  job.meta = shard_meta_for(game, 0, 0, generation);
   job.out_dir = out_dir;
   return job;
 }

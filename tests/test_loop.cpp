@@ -34,7 +34,7 @@ SelfplayJob rollout_job(const fs::path& dir, int games) {
   job.selfplay.fast_visits = 6;
   job.search.root_noise = true;
   job.evaluator_per_game = [](uint64_t seed) { return make_basic_evaluator("rollout", seed); };
-  job.meta = shard_meta_for(*job.game, 0, 0);
+  job.meta = shard_meta_for(*job.game, 0, 0, 0);
   job.out_dir = dir.string();
   job.file_prefix = "gen1";
   job.seed = 11;

@@ -261,7 +261,9 @@ TEST_CASE("net: a model with every option round-trips through a checkpoint and t
   const std::string path = (dir / "m.pt").string();
   save_checkpoint(path, m, 1, 1);
   Checkpoint back = load_checkpoint(path);
-  CHECK(back.model->config.to_text() == c.to_text());
+  ModelConfig made = c;  // with the encoding version resolved (chess has one)
+  made.encoding = 1;
+  CHECK(back.model->config.to_text() == made.to_text());
   back.model->eval();
   auto states = sample_states(game, 5, 6);
   const torch::Tensor x = inputs(game, states);
@@ -278,6 +280,56 @@ TEST_CASE("net: a model with every option round-trips through a checkpoint and t
   const int me = states[3]->current_player();
   CHECK(out[0].values[me] == Approx(a.values[3][0].item<float>()).margin(1e-5));
   CHECK(out[0].values[1 - me] == Approx(a.values[3][1].item<float>()).margin(1e-5));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("net: a model reads the encoding version it was made with, newest by default",
+          "[net][encoding]") {
+  const fs::path dir = vzero::testing::temp_dir("net-encoding");
+  const Game& game = game_by_id("attrition");
+  REQUIRE(game.encoding_versions() == 2);
+  // A fresh model reads the newest version and stores it in its config.
+  PolicyValueNet newest = small_model(game);
+  CHECK(newest->identity.encoding == 2);
+  CHECK(newest->config.encoding == 2);
+  CHECK(newest->identity.channels == game.encoding(2).channels());
+  // One made for version 1 (the shipped attrition model's) keeps it through a
+  // checkpoint; the server finds the version in the file and encodes with it.
+  ModelConfig c = small_config();
+  c.encoding = 1;
+  PolicyValueNet old = small_model(game, c, 4);
+  CHECK(old->identity.channels == game.encoding(1).channels());
+  CHECK(old->identity.encoding_hash == encoding_hash(game, 1));
+  const std::string path = (dir / "v1.pt").string();
+  save_checkpoint(path, old, 1, 1);
+  CHECK(read_checkpoint_header(path).second.encoding == 1);
+  Checkpoint back = load_checkpoint_for(game, path);
+  CHECK(back.model->identity.encoding == 1);
+  const ModelIdentity wrong = ModelIdentity::of(game, 2);
+  CHECK_THROWS_WITH(load_checkpoint(path, &wrong), Catch::Contains("input encoding"));
+  CHECK_THROWS_WITH(load_checkpoint_for(game_by_id("attrition-3p"), path),
+                    Catch::Contains("different variant"));
+  auto states = sample_states(game, 4, 8);
+  torch::NoGradGuard g;
+  const torch::Tensor x = inputs(game, states, 1);
+  const NetOutput a = old->forward(x);
+  ServerConfig sc;
+  sc.cache_entries = 0;
+  InferenceServer server(game, sc, path);
+  CHECK(server.identity().encoding == 1);
+  CHECK(int64_t(server.input_of(*states[2]).size()) == x[2].numel());
+  std::vector<Evaluation> out;
+  server.evaluate({states[2].get()}, out);
+  const int me = states[2]->current_player();
+  CHECK(out[0].values[me] == Approx(a.values[2][0].item<float>()).margin(1e-5));
+  // The key is typed and ranged; a version the variant lacks is refused; a
+  // config text without it (checkpoints from before versions) reads version 1.
+  CHECK(model_config_from_text("blocks = 2\n").encoding == 1);
+  CHECK_THROWS_WITH(model_config_from_text("encoding = -1\n"), Catch::Contains("encoding"));
+  c.encoding = 3;
+  CHECK_THROWS_WITH(small_model(game, c), Catch::Contains("no encoding version 3"));
+  c.encoding = 2;
+  CHECK_THROWS_WITH(small_model(game_by_id("chess"), c), Catch::Contains("no encoding version 2"));
   fs::remove_all(dir);
 }
 

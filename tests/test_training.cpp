@@ -59,7 +59,7 @@ void make_shards(const fs::path& dir, const RunConfig& config) {
   job.selfplay.fast_visits = 8;
   job.search.root_noise = true;
   job.evaluator = &eval;
-  job.meta = shard_meta_for(game, config.hash, 0);
+  job.meta = shard_meta_for(game, 0, config.hash, 0);
   job.out_dir = (dir / "shards").string();
   run_selfplay(job);
 }
@@ -195,10 +195,12 @@ TEST_CASE(
     config_path.replace_extension(".toml");
     REQUIRE(fs::exists(config_path));
     const RunConfig c = read_run_config(config_path.string());
-    const ModelIdentity expected = ModelIdentity::of(game_by_id(c.variant));
+    const ModelIdentity expected = ModelIdentity::of(game_by_id(c.variant), c.model.encoding);
     const auto [identity, model] = read_checkpoint_header(entry.path().string());
     CHECK_NOTHROW(expected.expect_same(identity, entry.path().string()));
-    CHECK(model.to_text() == c.model.to_text());  // the config is the one that made it
+    ModelConfig made = c.model;  // the config is the one that made it, its encoding resolved
+    made.encoding = expected.encoding;
+    CHECK(model.to_text() == made.to_text());
     CHECK_NOTHROW(load_checkpoint(entry.path().string(), &expected));
     ++n;
   }

@@ -14,7 +14,8 @@ SelfplayStats play_bootstrap_games(const SelfplayJob& job, const std::string& sp
                                    int random_plies, const SearchConfig& search) {
   check(job.game != nullptr, "bootstrap player: no game");
   const Game& game = *job.game;
-  const EncodingSpec& enc = game.encoding();
+  const int version = encoding_version_of(game, job.meta.encoding_hash);
+  const EncodingSpec& enc = game.encoding(version);
   std::vector<int64_t> indices;
   if (job.indices)
     indices = *job.indices;
@@ -54,7 +55,7 @@ SelfplayStats play_bootstrap_games(const SelfplayJob& job, const std::string& sp
       Sample s;
       s.planes.resize(size_t(enc.planes) * enc.plane_size());
       s.scalars.resize(enc.scalars);
-      state->encode(s.planes.data(), s.scalars.data());
+      state->encode(s.planes.data(), s.scalars.data(), 0, version);
       s.policy_index = {action};
       s.policy_weight = {1.0f};
       s.player = state->current_player();

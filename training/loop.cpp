@@ -42,7 +42,7 @@ SelfplayJob generation_job(const Game& game, const RunConfig& config, int curren
   }
   job.search = config.search;
   job.search.root_noise = true;
-  job.meta = shard_meta_for(game, config.hash, current);
+  job.meta = shard_meta_for(game, config.model.encoding, config.hash, current);
   job.seed = config.seed;
   if (bootstrap) {
     const std::string name = config.selfplay.evaluator;

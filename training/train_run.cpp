@@ -40,7 +40,7 @@ TrainOutcome run_training(const RunContext& run, const TrainRequest& request) {
   if (shards.empty()) throw Error("no training samples in '" + folder.shards_dir() + "'");
   const ReplayWindow window =
       load_window(game, shards, window_size(config.train, positions), config.train.holdout_fraction,
-                  config.train.bootstrap_share);
+                  config.train.bootstrap_share, config.model.encoding);
   // The target step is fixed when a training starts, so that a restart finishes
   // the same training; a generation of the loop trains once, however often it restarts.
   TrainTarget target = lead ? folder.read_train_target() : TrainTarget{};

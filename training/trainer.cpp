@@ -32,7 +32,7 @@ struct Trainer::Impl {
   Impl(const Game& g, const RunConfig& c, ProcessGroup* pg)
       : game(g),
         config(c),
-        spec(g.encoding()),
+        spec(g.encoding(resolved_encoding(g, c.model.encoding))),
         device(parse_device(pg ? pg->device() : c.device)),
         group(pg) {
     if (c.train.symmetries) {
@@ -186,14 +186,16 @@ Trainer::Trainer(const Game& game, const RunConfig& config, const std::string& c
                  ProcessGroup* group, bool weights_only)
     : impl_(std::make_unique<Impl>(game, config, group)) {
   at::set_num_threads(config.train.threads);
-  const ModelIdentity id = ModelIdentity::of(game);
+  const ModelIdentity id = ModelIdentity::of(game, config.model.encoding);
   if (checkpoint.empty()) {
     impl_->model = make_model(config.model, id, config.seed);
   } else {
     Checkpoint c = load_checkpoint(checkpoint, &id);
-    if (weights_only && c.model->config.to_text() != config.model.to_text())
+    ModelConfig wanted = config.model;
+    wanted.encoding = id.encoding;
+    if (weights_only && c.model->config.to_text() != wanted.to_text())
       throw Error("checkpoint '" + checkpoint + "' is a network of another shape than the run's " +
-                  "[model]:\n" + c.model->config.to_text() + "against\n" + config.model.to_text());
+                  "[model]:\n" + c.model->config.to_text() + "against\n" + wanted.to_text());
     impl_->model = c.model;
     impl_->step = weights_only ? 0 : c.step;
   }

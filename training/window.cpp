@@ -55,16 +55,16 @@ int64_t count_positions(const std::string& dir) {
 }
 
 ReplayWindow load_window(const Game& game, const std::string& dir, int64_t window,
-                         double holdout_fraction, double bootstrap_share) {
+                         double holdout_fraction, double bootstrap_share, int encoding) {
   const std::vector<std::string> shards = list_shards(dir);
   if (shards.empty()) throw Error("no training samples in '" + dir + "'");
-  return load_window(game, shards, window, holdout_fraction, bootstrap_share);
+  return load_window(game, shards, window, holdout_fraction, bootstrap_share, encoding);
 }
 
 ReplayWindow load_window(const Game& game, const std::vector<std::string>& shards, int64_t window,
-                         double holdout_fraction, double bootstrap_share) {
+                         double holdout_fraction, double bootstrap_share, int encoding) {
   ReplayWindow w;
-  const ModelIdentity id = ModelIdentity::of(game);
+  const ModelIdentity id = ModelIdentity::of(game, encoding);
   int64_t total = 0;
   std::unordered_set<int64_t> seen;  // games of the shards read so far (newer ones first)
   for (auto it = shards.rbegin(); it != shards.rend() && total < window; ++it) {

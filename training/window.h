@@ -17,17 +17,17 @@ struct ReplayWindow {
   int shards = 0;
   int skipped = 0;  // shards refused as unreadable (damaged, truncated, vanished), left out
 };
-// Reads the newest shards of dir until window samples (every shard must fit game; throws Error
-// otherwise). A shard that read_shard refuses is skipped, counted in skipped
-// and named on stderr with the reason; the window goes on with the next one.
-// Samples know their moves left. Generation-0 games (the bootstrap) keep at most
+// Reads the newest shards of dir until window samples (every shard must fit game and its
+// encoding version `encoding`, 0: the newest; throws Error otherwise). A shard that read_shard
+// refuses is skipped, counted in skipped and named on stderr with the reason; the window goes on
+// with the next one. Samples know their moves left. Generation-0 games (the bootstrap) keep at most
 // bootstrap_share of the window: a fixed subset of them by game id when they would take more.
 ReplayWindow load_window(const Game& game, const std::string& dir, int64_t window,
-                         double holdout_fraction, double bootstrap_share = 1.0);
+                         double holdout_fraction, double bootstrap_share = 1.0, int encoding = 0);
 // The same from the given shards, oldest first (the ranks of distributed training read rank 0's
 // list).
 ReplayWindow load_window(const Game& game, const std::vector<std::string>& shards, int64_t window,
-                         double holdout_fraction, double bootstrap_share = 1.0);
+                         double holdout_fraction, double bootstrap_share = 1.0, int encoding = 0);
 // The samples of every complete shard in dir (from their attributes); a shard
 // that cannot be read counts none (load_window skips it and says so).
 int64_t count_positions(const std::string& dir);

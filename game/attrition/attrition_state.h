@@ -13,8 +13,10 @@
 
 namespace vzero {
 
-// The encoding of attrition with this many seats (attrition_encoding.cpp).
-EncodingSpec attrition_encoding(int players);
+// Encoding `version` of attrition with this many seats (attrition_encoding.cpp):
+// 1 the board, 2 the board and each seat's knight-move reach over free squares.
+EncodingSpec attrition_encoding(int players, int version);
+constexpr int kAttritionEncodings = 2;
 
 // The Game of one attrition variant file: its rules and the 400 action texts.
 class AttritionGame : public Game {
@@ -22,7 +24,7 @@ class AttritionGame : public Game {
   explicit AttritionGame(const Variant& v)
       : variant_(v),
         rules_(v.players, v.knights, v.ending == "one"),
-        encoding_(attrition_encoding(v.players)) {
+        encodings_{attrition_encoding(v.players, 1), attrition_encoding(v.players, 2)} {
     check(v.files == 8 && v.ranks == 8, v.id + ": attrition is played on 8x8");
     check(v.ending == "both" || v.ending == "one", v.id + ": attrition ending must be both or one");
     for (int a = 0; a < kAttritionActions; ++a) texts_.push_back(AttritionRules::action_name(a));
@@ -38,14 +40,19 @@ class AttritionGame : public Game {
   }
   std::unique_ptr<GameState> new_state(const std::string& fen) const override;
   const AttritionRules& rules() const { return rules_; }
-  const EncodingSpec& encoding() const override { return encoding_; }
+  using Game::encoding;
+  int encoding_versions() const override { return kAttritionEncodings; }
+  const EncodingSpec& encoding(int version) const override {
+    check_encoding_version(*this, version);
+    return encodings_[version - 1];
+  }
   // Placements (N@e4) on one plane, each knight step on its own (policy_map_of_texts).
   std::optional<PolicyMap> policy_map() const override { return policy_map_of_texts(*this); }
 
  private:
   Variant variant_;
   AttritionRules rules_;
-  EncodingSpec encoding_;
+  EncodingSpec encodings_[kAttritionEncodings];
   std::vector<std::string> texts_;
 };
 
@@ -96,9 +103,8 @@ class AttritionState : public GameState {
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
   std::vector<double> heuristic_values() const override;  // by mobility (attrition_heuristics.cpp)
-  using GameState::encode;
-  void encode(uint8_t* planes, float* scalars,
-              int plies_scale) const override;  // attrition_encoding.cpp
+  void write_input(uint8_t* planes, float* scalars, int plies_scale,
+                   int version) const override;  // attrition_encoding.cpp
 
  private:
   // The game-length cap: a draw once the game's ply counter reaches it.

@@ -29,7 +29,7 @@ EncodingSpec chess_encoding(const Variant& v) {
   return e;
 }
 
-void ChessState::encode(uint8_t* planes, float* scalars, int plies_scale) const {
+void ChessState::write_input(uint8_t* planes, float* scalars, int plies_scale, int) const {
   const Variant& v = game_.variant();
   const EncodingSpec& e = game_.encoding();
   const int area = e.plane_size();

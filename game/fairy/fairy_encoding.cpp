@@ -1,5 +1,5 @@
 // The network input of the "fairy" hook: its layout (fairy_encoding) and
-// FairyState::encode, which fills it.
+// FairyState::write_input, which fills it.
 #include <algorithm>
 
 #include "game/fairy/fairy_state.h"
@@ -57,7 +57,7 @@ EncodingSpec fairy_encoding(const FairyRules& r) {
   return e;
 }
 
-void FairyState::encode(uint8_t* planes, float* scalars, int plies_scale) const {
+void FairyState::write_input(uint8_t* planes, float* scalars, int plies_scale, int) const {
   const int cap = plies_scale > 0 ? plies_scale : max_plies_;
   const FairyRules& r = game_.rules();
   const Variant& v = r.variant();

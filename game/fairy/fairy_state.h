@@ -56,8 +56,7 @@ class FairyState : public GameState {
   std::vector<double> heuristic_values() const override;
   // Fills fairy_encoding's planes and scalars, from the view of the side to act
   // (fairy_encoding.cpp).
-  using GameState::encode;
-  void encode(uint8_t* planes, float* scalars, int plies_scale) const override;
+  void write_input(uint8_t* planes, float* scalars, int plies_scale, int version) const override;
 
  private:
   const FairyPos& pos() const { return history_.back(); }

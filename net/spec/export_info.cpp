@@ -13,9 +13,9 @@ namespace vzero {
 const char* vzero_version() { return VZERO_VERSION; }
 
 ExportInfo export_info(const Game& game, const ModelConfig& config, const NetworkGraph& graph) {
-  const EncodingSpec& e = game.encoding();
+  const EncodingSpec& e = game.encoding(resolved_encoding(game, config.encoding));
   ExportInfo info;
-  info.identity = ModelIdentity::of(game);
+  info.identity = ModelIdentity::of(game, config.encoding);
   info.model_config = config.to_text();
   info.planes = e.plane_names;
   info.scalars = e.scalar_names;
@@ -34,6 +34,7 @@ std::vector<std::pair<std::string, std::string>> export_metadata(const ExportInf
       {"rules_hash", hash_hex(id.rules_hash)},
       {"encoding_hash", hash_hex(id.encoding_hash)},
       {"encoding_version", std::to_string(EncodingSpec::kVersion)},
+      {"encoding_layout", std::to_string(id.encoding)},
       {"input_shape", "batch," + std::to_string(id.channels) + "," + std::to_string(id.height) +
                           "," + std::to_string(id.width)},
       {"num_actions", std::to_string(id.num_actions)},

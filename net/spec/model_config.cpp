@@ -24,6 +24,7 @@ void visit(ModelConfig& c, TomlReader& in) {
   if (c.value_head != "scalar" && c.value_head != "wdl")
     in.fail("value_head", "must be \"scalar\" or \"wdl\"");
   c.moves_left_head = in.get<bool>("moves_left_head", c.moves_left_head);
+  c.encoding = in.get_range("encoding", c.encoding, 0, 64);
 }
 
 }  // namespace
@@ -48,7 +49,9 @@ std::string ModelConfig::to_text() const {
 ModelConfig model_config_from_text(const std::string& text) {
   const toml::table t = parse_toml(text, "model config");
   TomlReader in(t, "model config");
-  return read_model_config(in);
+  ModelConfig stored;
+  stored.encoding = 1;  // models from before encoding versions read version 1
+  return read_model_config(in, stored);
 }
 
 std::string hash_hex(uint64_t hash) {
@@ -57,13 +60,15 @@ std::string hash_hex(uint64_t hash) {
   return buf;
 }
 
-ModelIdentity ModelIdentity::of(const Game& game) {
-  const EncodingSpec& e = game.encoding();
+ModelIdentity ModelIdentity::of(const Game& game, int version) {
+  version = resolved_encoding(game, version);
+  const EncodingSpec& e = game.encoding(version);
   check(e.channels() > 0, "variant '" + game.id() + "' has no network encoding");
   ModelIdentity id;
   id.variant = game.id();
   id.rules_hash = game.variant().hash;
-  id.encoding_hash = vzero::encoding_hash(game);
+  id.encoding_hash = vzero::encoding_hash(game, version);
+  id.encoding = version;
   id.channels = e.channels();
   id.height = e.height;
   id.width = e.width;

@@ -28,6 +28,9 @@ struct ModelConfig {
   // logits for the player to act, the values derived as win - loss.
   std::string value_head = "scalar";
   bool moves_left_head = false;  // an extra output: the expected remaining plies
+  // The input encoding version the network reads (Game::encoding(version));
+  // 0: the variant's newest. A model stores the version it was made with.
+  int encoding = 0;
 
   std::string to_text() const;  // "key = value" lines of every field (stored in checkpoints)
 };
@@ -45,6 +48,7 @@ struct ModelIdentity {
   std::string variant;
   uint64_t rules_hash = 0;
   uint64_t encoding_hash = 0;
+  int encoding = 1;  // the encoding version (Game::encoding); not stored, known from the config
   int channels = 0, height = 0, width = 0;
   int num_actions = 0;
   int players = 2;
@@ -55,7 +59,8 @@ struct ModelIdentity {
   int policy_planes = 0;
   std::vector<int64_t> policy_index;
 
-  static ModelIdentity of(const Game& game);
+  // The identity of a model of game reading encoding `version` (0: the newest).
+  static ModelIdentity of(const Game& game, int version = 0);
   // Throws Error naming the first field where other differs from this (what of: "checkpoint 'x'").
   void expect_same(const ModelIdentity& other, const std::string& what) const;
 };
