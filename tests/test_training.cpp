@@ -59,7 +59,7 @@ void make_shards(const fs::path& dir, const RunConfig& config) {
   job.selfplay.fast_visits = 8;
   job.search.root_noise = true;
   job.evaluator = &eval;
-  job.meta = shard_meta_for(game, 0, config.hash, 0);
+  job.meta = shard_meta_for(game, config.model.encoding, config.hash, 0);
   job.out_dir = (dir / "shards").string();
   run_selfplay(job);
 }
@@ -78,6 +78,31 @@ bool same_weights(const std::string& a, const std::string& b) {
 }
 
 }  // namespace
+
+TEST_CASE("training: a run of an older encoding version writes, reads and trains in it",
+          "[training][encoding]") {
+  const fs::path dir = fresh_dir("encoding");
+  const RunConfig config = parse_run_config(
+      "variant = \"attrition\"\nseed = 3\n[model]\nblocks = 1\nfilters = 8\nencoding = 1\n"
+      "[train]\nbatch_size = 32\nthreads = 1\n",
+      "test config");
+  make_shards(dir, config);
+  const Game& game = game_by_id("attrition");
+  const ReplayWindow w =
+      load_window(game, (dir / "shards").string(), 100000, 0.0, 1.0, config.model.encoding);
+  REQUIRE(!w.train.empty());
+  CHECK(w.meta.encoding_hash == encoding_hash(game, 1));
+  CHECK(w.train[0].planes.size() == size_t(game.encoding(1).planes) * 64);
+  // A window for the newest version refuses them.
+  CHECK_THROWS_WITH(load_window(game, (dir / "shards").string(), 100000, 0.0),
+                    Catch::Contains("encoding"));
+  Trainer t(game, config, "");
+  CHECK(t.train(w, 3).steps == 3);
+  const std::string path = (dir / "m.pt").string();
+  t.save(path, 0);
+  CHECK(load_checkpoint_for(game, path).model->identity.encoding == 1);
+  fs::remove_all(dir);
+}
 
 TEST_CASE("training: the loss on a small fixed dataset goes down, on held-out games too",
           "[training]") {
