@@ -194,7 +194,7 @@ TEST_CASE("encoding: attrition version 2 adds each seat's knight reach (a refere
 
 TEST_CASE("encoding: attrition version 1 stays as the shipped model reads it", "[encoding]") {
   const Game& game = game_by_id("attrition");
-  // The hash models/attrition.pt carries (docs/encoding.md before version 2).
+  // The hash models of version 1 carry (the attrition model shipped until session 56).
   CHECK(encoding_hash(game, 1) == 0xeb16955f84f7d11cull);
   CHECK(encoding_hash(game) == encoding_hash(game, 2));
   CHECK(encoding_hash(game, 1) != encoding_hash(game, 2));
