@@ -43,9 +43,11 @@ class ChessState : public GameState {
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
   std::vector<double> heuristic_values() const override;  // by material (chess_heuristics.cpp)
+  const Position& position() const { return pos_; }
+
+ protected:
   void write_input(uint8_t* planes, float* scalars, int plies_scale,
                    int version) const override;  // chess_encoding.cpp
-  const Position& position() const { return pos_; }
 
  private:
   using Legal = LegalMoves;

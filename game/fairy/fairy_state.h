@@ -54,6 +54,8 @@ class FairyState : public GameState {
   void set_max_plies(int plies) override { max_plies_ = plies; }
   // Material, pieces in hand included: tanh of the balance in pawns / 5 (fairy_heuristics.cpp).
   std::vector<double> heuristic_values() const override;
+
+ protected:
   // Fills fairy_encoding's planes and scalars, from the view of the side to act
   // (fairy_encoding.cpp).
   void write_input(uint8_t* planes, float* scalars, int plies_scale, int version) const override;
