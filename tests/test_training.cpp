@@ -101,7 +101,15 @@ TEST_CASE("training: a run of an older encoding version writes, reads and trains
   const std::string path = (dir / "m.pt").string();
   t.save(path, 0);
   CHECK(load_checkpoint_for(game, path).model->identity.encoding == 1);
+  // A run whose config says 0 (the newest) goes on in its shards' version, so that a
+  // run begun before a newer version was added keeps its own; a new run takes the newest.
+  RunConfig newest = config;
+  newest.model.encoding = 0;
+  std::ostringstream log;
+  CHECK(RunContext(newest, dir.string(), log).config.model.encoding == 1);
+  CHECK(RunContext(newest, fresh_dir("encoding-new").string(), log).config.model.encoding == 0);
   fs::remove_all(dir);
+  fs::remove_all(fresh_dir("encoding-new"));
 }
 
 TEST_CASE("training: the loss on a small fixed dataset goes down, on held-out games too",

@@ -13,6 +13,7 @@
 
 #include "game/builtin/games.h"
 #include "net/spec/server_config.h"
+#include "selfplay/shard.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -510,7 +511,33 @@ void GenerationProgress::save() const {
   write_text_file(path_, text);
 }
 
+namespace {
+
+// config with [model] encoding 0 replaced by the version of the newest readable shard in
+// shards_dir, where there is one.
+RunConfig in_shards_encoding(RunConfig config, const std::string& shards_dir) {
+  std::error_code ec;
+  if (config.model.encoding != 0 || !fs::is_directory(shards_dir, ec)) return config;
+  const std::vector<std::string> shards = list_shards(shards_dir);
+  for (auto it = shards.rbegin(); it != shards.rend(); ++it) {
+    try {
+      const ShardMeta meta = read_shard_meta(*it);
+      config.model.encoding = encoding_version_of(game_by_id(config.variant), meta.encoding_hash);
+      return config;
+    } catch (const Error&) {
+      // A damaged shard (the window skips it and says so) or one of no encoding of this variant
+      // (the window refuses it): the next, or the newest version.
+    }
+  }
+  return config;
+}
+
+}  // namespace
+
 RunContext::RunContext(const RunConfig& config, const std::string& dir, std::ostream& log)
-    : config(config), folder(dir), game(game_by_id(config.variant)), log(log) {}
+    : config(in_shards_encoding(config, RunFolder(dir).shards_dir())),
+      folder(dir),
+      game(game_by_id(config.variant)),
+      log(log) {}
 
 }  // namespace vzero

@@ -198,8 +198,8 @@ class GenerationProgress {
 };
 
 // What every step of a run works with: its config, its folder, the game of
-// config.variant and the log its progress goes to. The config and the log
-// must outlive it.
+// config.variant and the log its progress goes to. The log must outlive it
+// (it keeps its own copy of the config).
 // The run a resolved config describes: its lines without the number of generations (a restart
 // may raise it), the [inference] keys that set only speed (a run resumes under another form,
 // batching or thread layout), and the "table/key" entries of also_without.
@@ -207,9 +207,11 @@ std::string run_identity(const std::string& resolved,
                          const std::set<std::string>& also_without = {});
 
 struct RunContext {
-  // The run of config in the folder dir, logging to log.
+  // The run of config in the folder dir, logging to log. Where [model] encoding is 0 (the
+  // variant's newest) and the folder holds shards, the run goes on in their encoding version, so
+  // that a run begun before a newer version was added keeps its own.
   RunContext(const RunConfig& config, const std::string& dir, std::ostream& log);
-  const RunConfig& config;
+  const RunConfig config;
   RunFolder folder;
   const Game& game;
   std::ostream& log;

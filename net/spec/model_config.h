@@ -29,7 +29,8 @@ struct ModelConfig {
   std::string value_head = "scalar";
   bool moves_left_head = false;  // an extra output: the expected remaining plies
   // The input encoding version the network reads (Game::encoding(version));
-  // 0: the variant's newest. A model stores the version it was made with.
+  // 0: the variant's newest (a run folder with shards: theirs, RunContext).
+  // A model stores the version it was made with.
   int encoding = 0;
 
   std::string to_text() const;  // "key = value" lines of every field (stored in checkpoints)
