@@ -124,11 +124,11 @@ void play_opening(const SelfplayJob& job, GameState& state, uint64_t& rng) {
   }
 }
 
-// Plays one game; in a fiber (fibers) its evaluations let the thread's other games run.
-PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers) {
+// Plays one game, its samples in encoding `version`; in a fiber (fibers) its evaluations let the
+// thread's other games run.
+PlayedGame play_game(const SelfplayJob& job, int64_t index, bool fibers, int version) {
   const Game& game = *job.game;
   const SelfplayConfig& sp = job.selfplay;
-  const int version = encoding_version_of(game, job.meta.encoding_hash);
   const EncodingSpec& enc = game.encoding(version);
   PlayedGame out;
   out.record.game_id = job.first_game_id + index;
@@ -236,6 +236,8 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
   else
     for (int i = 0; i < sp.games; ++i) indices.push_back(i);
   AsyncShardWriter writer(job.out_dir, job.file_prefix, job.meta, sp.games_per_shard);
+  // The samples' encoding version: the one the shards declare.
+  const int version = encoding_version_of(*job.game, job.meta.encoding_hash);
   SelfplayStats stats;
   std::mutex m;
   std::atomic<bool> done{false};
@@ -248,7 +250,7 @@ SelfplayStats run_selfplay(const SelfplayJob& job) {
   // One game, its figures counted and its record handed to the writer.
   const auto play = [&](size_t i, bool fibers) {
     if (job.stop && job.stop->load()) return;
-    PlayedGame g = play_game(job, indices[i], fibers);
+    PlayedGame g = play_game(job, indices[i], fibers, version);
     std::lock_guard<std::mutex> lock(m);
     stats.add_game(g.record);
     stats.positions += int64_t(g.samples.size());

@@ -123,9 +123,10 @@ void AttritionState::write_input(uint8_t* planes, float* scalars, int plies_scal
   }
   uint64_t others = 0;
   for (int r = 1; r < n; ++r) others |= pos_.knights[(me + r) % n];
-  const uint64_t mine = pos_.knights[me];
-  extra[3 * n] = (leaps_from(mine) & others) != 0;
-  extra[3 * n + 1] = (leaps_from(others) & mine) != 0;
+  extra[3 * n] = (leaps_from(pos_.knights[me]) & others) != 0;
+  // Knight leaps are symmetric, so "can be captured" always equals "can capture": a redundant
+  // channel, kept because version 2's models read it (dropping it needs a version 3).
+  extra[3 * n + 1] = extra[3 * n];
 }
 
 }  // namespace vzero

@@ -13,9 +13,9 @@ namespace vzero {
 const char* vzero_version() { return VZERO_VERSION; }
 
 ExportInfo export_info(const Game& game, const ModelConfig& config, const NetworkGraph& graph) {
-  const EncodingSpec& e = game.encoding(resolved_encoding(game, config.encoding));
   ExportInfo info;
   info.identity = ModelIdentity::of(game, config.encoding);
+  const EncodingSpec& e = game.encoding(info.identity.encoding);
   info.model_config = config.to_text();
   info.planes = e.plane_names;
   info.scalars = e.scalar_names;
