@@ -408,6 +408,38 @@ TEST_CASE("train.lr_schedule: step halving or a cosine to lr_min") {
   CHECK_THROWS_AS(parse_run_config("[train]\nlr_schedule = \"linear\"\n", "test"), Error);
 }
 
+TEST_CASE("train.lr_schedule piecewise: lr, then lr_values[i] from step lr_boundaries[i] on") {
+  const std::string head =
+      "[train]\nlr = 0.02\nlr_warmup_steps = 10\nlr_schedule = \"piecewise\"\n";
+  const RunConfig config =
+      parse_run_config(head + "lr_boundaries = [100, 300]\nlr_values = [0.002, 0.0005]\n", "test");
+  CHECK(scheduled_lr(config.train, 0) == Approx(0.002));  // the warm-up's ramp: 1/10 of lr
+  CHECK(scheduled_lr(config.train, 99) == Approx(0.02));
+  CHECK(scheduled_lr(config.train, 100) == Approx(0.002));
+  CHECK(scheduled_lr(config.train, 299) == Approx(0.002));
+  CHECK(scheduled_lr(config.train, 300) == Approx(0.0005));
+  CHECK(scheduled_lr(config.train, 100000) == Approx(0.0005));
+  // The resolved config reads back to the same schedule (a run folder's stored config).
+  const RunConfig again = parse_run_config(config.resolved, "resolved");
+  CHECK(again.train.lr_boundaries == config.train.lr_boundaries);
+  CHECK(again.train.lr_values == config.train.lr_values);
+  CHECK(again.resolved == config.resolved);
+  auto refused = [&](const std::string& text, const std::string& why) {
+    CHECK_THROWS_WITH(parse_run_config(text, "test"), Catch::Contains(why));
+  };
+  refused(head, "lr_boundaries");
+  refused(head + "lr_boundaries = [100]\n", "one value per entry");
+  refused(head + "lr_boundaries = [300, 100]\nlr_values = [0.1, 0.2]\n", "increasing");
+  refused(head + "lr_boundaries = [100.5]\nlr_values = [0.1]\n", "integers");
+  refused(head + "lr_boundaries = [0]\nlr_values = [0.1]\n", "must be in");
+  refused(head + "lr_boundaries = [100]\nlr_values = [-1.0]\n", "must be in");
+  refused(head + "lr_boundaries = [100]\nlr_values = [\"fast\"]\n", "numbers");
+  refused(head + "lr_boundaries = 100\nlr_values = [0.1]\n", "array");
+  refused("[train]\nlr_boundaries = [100]\nlr_values = [0.1]\n", "piecewise");
+  refused(head + "lr_decay_steps = 5\nlr_boundaries = [100]\nlr_values = [0.1]\n",
+          "lr_decay_steps");
+}
+
 TEST_CASE("train.fast_value_weight: fast-search positions' value targets count by it") {
   const Game& game = game_by_id("attrition");
   const fs::path dir = vzero::testing::temp_dir("learn-fast-value");

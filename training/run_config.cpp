@@ -40,10 +40,24 @@ TrainConfig read_train(TomlReader& in) {
   c.weight_decay = in.get_real("weight_decay", c.weight_decay, 0.0, 1.0);
   c.lr_warmup_steps = in.get_range("lr_warmup_steps", c.lr_warmup_steps, 0, 100000000);
   c.lr_decay_steps = in.get_range("lr_decay_steps", c.lr_decay_steps, 0, 100000000);
-  c.lr_schedule = get_choice(in, "lr_schedule", c.lr_schedule, {"step", "cosine"});
+  c.lr_schedule = get_choice(in, "lr_schedule", c.lr_schedule, {"step", "cosine", "piecewise"});
   c.lr_min = in.get_real("lr_min", c.lr_min, 0.0, 10.0);
   if (c.lr_schedule == "cosine" && c.lr_decay_steps == 0)
     in.fail("lr_schedule", "cosine needs lr_decay_steps (the steps from lr to lr_min)");
+  c.lr_boundaries = in.get_numbers<int64_t>("lr_boundaries", c.lr_boundaries, 1, 1000000000);
+  c.lr_values = in.get_numbers<double>("lr_values", c.lr_values, 1e-7, 10.0);
+  const bool piecewise = c.lr_schedule == "piecewise";
+  if (piecewise && c.lr_boundaries.empty())
+    in.fail("lr_schedule", "piecewise needs lr_boundaries (the steps where lr changes)");
+  if (!piecewise && !(c.lr_boundaries.empty() && c.lr_values.empty()))
+    in.fail("lr_boundaries", "and lr_values belong to lr_schedule = \"piecewise\"");
+  if (c.lr_values.size() != c.lr_boundaries.size())
+    in.fail("lr_values", "needs one value per entry of lr_boundaries");
+  for (size_t i = 1; i < c.lr_boundaries.size(); ++i)
+    if (c.lr_boundaries[i] <= c.lr_boundaries[i - 1])
+      in.fail("lr_boundaries", "must be increasing");
+  if (c.lr_decay_steps > 0 && piecewise)
+    in.fail("lr_decay_steps", "does not apply to the piecewise schedule (set it to 0)");
   c.value_weight = in.get_real("value_weight", c.value_weight, 0.0, 100.0);
   c.root_value_weight = in.get_real("root_value_weight", c.root_value_weight, 0.0, 1.0);
   c.value_target =

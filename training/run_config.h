@@ -27,10 +27,12 @@ struct TrainConfig {
   double momentum = 0.9;
   double weight_decay = 1e-4;
   int lr_warmup_steps = 100;
-  int lr_decay_steps = 0;            // lr halves every this many steps; 0: constant after warm-up
-  std::string lr_schedule = "step";  // step (halving every lr_decay_steps) or cosine (lr to lr_min
-                                     // over lr_decay_steps steps, then lr_min)
-  double lr_min = 0.0;               // the floor of the cosine schedule
+  int lr_decay_steps = 0;              // lr halves every this many steps; 0: constant after warm-up
+  std::string lr_schedule = "step";    // step (halving every lr_decay_steps), cosine (lr to lr_min
+                                       // over lr_decay_steps steps, then lr_min) or piecewise
+  double lr_min = 0.0;                 // the floor of the cosine schedule
+  std::vector<int64_t> lr_boundaries;  // piecewise: from step lr_boundaries[i] on (increasing),
+  std::vector<double> lr_values;       // lr is lr_values[i]; before the first, lr
   double value_weight = 1.0;
   double root_value_weight =
       0.0;  // share of the search's root value in the value target (the rest: the result)

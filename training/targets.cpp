@@ -53,6 +53,11 @@ double scheduled_lr(const TrainConfig& tc, int64_t t) {
     const double floor = std::min(tc.lr_min, tc.lr);
     return floor + (lr - floor) * 0.5 * (1.0 + std::cos(M_PI * x));
   }
+  if (tc.lr_schedule == "piecewise") {
+    for (size_t i = 0; i < tc.lr_boundaries.size() && t >= tc.lr_boundaries[i]; ++i)
+      lr = tc.lr_values[i];
+    return lr;
+  }
   if (tc.lr_decay_steps > 0) lr *= std::pow(0.5, double(t / tc.lr_decay_steps));
   return lr;
 }

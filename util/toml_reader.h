@@ -83,6 +83,40 @@ class TomlReader {
     set_line(key, s.str());
     return fallback;
   }
+  // An array of numbers in [lo, hi] (integers when T is integral), or fallback when absent.
+  template <class T>
+  std::vector<T> get_numbers(const std::string& key, std::vector<T> fallback, T lo, T hi) {
+    static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>);
+    if (const toml::array* a = array(key)) {
+      fallback.clear();
+      for (const toml::node& n : *a) {
+        double v = 0.0;
+        if constexpr (std::is_integral_v<T>) {
+          const auto i = n.value_exact<int64_t>();
+          if (!i) fail(key, "must be an array of integers");
+          v = double(*i);
+        } else {
+          const auto d = n.value<double>();
+          if (!d) fail(key, "must be an array of numbers");
+          v = *d;
+        }
+        if (!(v >= double(lo) && v <= double(hi)))
+          fail(key, "values must be in [" + format(double(lo)) + ", " + format(double(hi)) + "]");
+        fallback.push_back(T(v));
+      }
+    }
+    toml::array values;
+    for (T v : fallback) {
+      if constexpr (std::is_integral_v<T>)
+        values.push_back(int64_t(v));
+      else
+        values.push_back(double(v));
+    }
+    std::ostringstream s;
+    s << values;
+    set_line(key, s.str());
+    return fallback;
+  }
   // Throws if the table holds a key that no get() asked for.
   void finish() const {
     for (const auto& [k, v] : t_)
