@@ -25,7 +25,7 @@ void add_web_command(CLI::App& app);        // web
 // process).
 const std::atomic<bool>* install_stop_signals();
 // The config of a role: the file config, or when it is empty the run folder's config.toml (if any),
-// with set applied.
+// with set applied and [model] encoding 0 read as the starting model's (in_init_model_encoding).
 RunConfig role_config(const std::string& config, const std::string& run_dir,
                       const std::vector<std::string>& set);
 

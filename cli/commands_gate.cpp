@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/mpi_job.h"
 #include "training/roles.h"
+#include "training/train_run.h"
 #include "util/error.h"
 
 namespace vzero::cli {
@@ -38,8 +39,8 @@ const std::atomic<bool>* install_stop_signals() {
 RunConfig role_config(const std::string& config, const std::string& run_dir,
                       const std::vector<std::string>& set) {
   const std::string own = RunFolder(run_dir).config_path();
-  if (config.empty() && std::filesystem::exists(own)) return read_run_config(own, set);
-  return read_run_config(config, set);
+  const bool stored = config.empty() && std::filesystem::exists(own);
+  return in_init_model_encoding(read_run_config(stored ? own : config, set), run_dir);
 }
 
 void add_gate_command(CLI::App& app) {

@@ -52,7 +52,8 @@ void bench_train(const TrainOptions& o) {
 // (torchrun-style variables, mpirun, srun); rank 0 holds the folder and prints.
 void train_command(const TrainOptions& o) {
   const RunConfig config =
-      o.follow ? role_config(o.config, o.run_dir, o.set) : read_run_config(o.config, o.set);
+      o.follow ? role_config(o.config, o.run_dir, o.set)
+               : in_init_model_encoding(read_run_config(o.config, o.set), o.run_dir);
   const DistributedEnv env = detect_distributed_env();
   RoleOptions role;
   role.signal = o.follow ? install_stop_signals() : nullptr;
@@ -104,7 +105,8 @@ void add_train_commands(CLI::App& app) {
       "loop", "The closed loop: self-play, train, arena, promote; again and again");
   add_config_options(l, *loop);
   l->callback([loop] {
-    const RunConfig config = read_run_config(loop->config, loop->set);
+    const RunConfig config =
+        in_init_model_encoding(read_run_config(loop->config, loop->set), loop->run_dir);
     run_loop({config, loop->run_dir, std::cout});
   });
 

@@ -26,6 +26,7 @@
 #include "selfplay/shard.h"
 #include "test_util.h"
 #include "util/error.h"
+#include "util/files.h"
 
 using namespace vzero;
 namespace fs = std::filesystem;
@@ -108,8 +109,35 @@ TEST_CASE("training: a run of an older encoding version writes, reads and trains
   std::ostringstream log;
   CHECK(RunContext(newest, dir.string(), log).config.model.encoding == 1);
   CHECK(RunContext(newest, fresh_dir("encoding-new").string(), log).config.model.encoding == 0);
+  // A run started from a model of an older version (loop.init_model) and a config saying 0
+  // goes on in the model's version: its gen-000, and then the file no longer matters.
+  const fs::path from = fresh_dir("encoding-init");
+  RunConfig init = newest;
+  init.loop.init_model = path;
+  CHECK(in_init_model_encoding(newest, from.string()).model.encoding == 0);  // no init model
+  RunConfig pinned = init;
+  pinned.model.encoding = 2;
+  CHECK(in_init_model_encoding(pinned, from.string()).model.encoding == 2);  // said explicitly
+  const RunConfig resolved = in_init_model_encoding(init, from.string());
+  REQUIRE(resolved.model.encoding == 1);
+  {
+    const RunContext run(resolved, from.string(), log);
+    run.folder.prepare(run.config);
+    check_init_model(run);
+    save_fresh_model(run);
+    CHECK(load_checkpoint_for(game, run.folder.model_path(0)).model->identity.encoding == 1);
+  }
+  RunConfig moved = init;
+  moved.loop.init_model = (dir / "moved-away.pt").string();
+  CHECK(in_init_model_encoding(moved, from.string()).model.encoding == 1);  // read from gen-000
+  CHECK(in_init_model_encoding(moved, fresh_dir("encoding-none").string()).model.encoding == 0);
+  const std::string broken = (dir / "broken.pt").string();
+  write_text_file(broken, "not a checkpoint");
+  moved.loop.init_model = broken;
+  CHECK_THROWS_AS(in_init_model_encoding(moved, fresh_dir("encoding-none").string()), Error);
   fs::remove_all(dir);
-  fs::remove_all(fresh_dir("encoding-new"));
+  for (const char* name : {"encoding-new", "encoding-init", "encoding-none"})
+    fs::remove_all(fresh_dir(name));
 }
 
 TEST_CASE("training: the loss on a small fixed dataset goes down, on held-out games too",

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "net/checkpoint.h"
 #include "selfplay/shard.h"
 #include "training/distributed.h"
 #include "training/run_dir.h"
@@ -96,6 +97,16 @@ void check_init_model(const RunContext& run) {
   // Once gen-000 is written the run no longer reads the file (it may have been replaced or moved).
   if (!run.config.loop.init_model.empty() && !fs::exists(run.folder.model_path(0)))
     Trainer(run.game, run.config, run.config.loop.init_model, nullptr, true);
+}
+
+RunConfig in_init_model_encoding(RunConfig config, const std::string& run_dir) {
+  if (config.model.encoding != 0 || config.loop.init_model.empty()) return config;
+  std::error_code ec;
+  const std::string gen0 = RunFolder(run_dir).model_path(0);
+  const std::string start = fs::exists(gen0, ec) ? gen0 : config.loop.init_model;
+  if (!fs::exists(start, ec)) return config;  // check_init_model says what is missing
+  config.model.encoding = read_checkpoint_header(start).second.encoding;
+  return config;
 }
 
 void save_fresh_model(const RunContext& run) {

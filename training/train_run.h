@@ -47,6 +47,11 @@ void save_candidate(const RunContext& run, int generation);
 // Throws Error unless loop.init_model is empty or a checkpoint of the run's variant and [model]
 // (checked before a run folder is written to, and only until it holds gen-000).
 void check_init_model(const RunContext& run);
+// config with [model] encoding 0 (the newest) replaced by the version that the run's starting
+// model reads: run_dir's gen-000 when it exists, else loop.init_model when set and present
+// (throws Error when that checkpoint cannot be read). Unchanged otherwise, so that a run
+// continued from a model of an older version goes on in it.
+RunConfig in_init_model_encoding(RunConfig config, const std::string& run_dir);
 // Writes models/gen-000.pt when the folder has none: the fresh model of [model] seeded by the
 // run's seed, or the weights of loop.init_model (then also the trainer's starting point).
 void save_fresh_model(const RunContext& run);
