@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Resumes the attrition arm s-att-reach-big (issue 30, session 56: s-att-reach's config with a 4x48
-# tower and the convolutional policy head, encoding version 2, 100 generations from scratch) in
-# RUN_DIR (default /work/runs/s-att-reach-big), from this snapshot when the folder does not exist
-# (campaigns/run.sh), under the run's own resolved config.
+# Resumes the attrition arm s-att-reach-big-lr (issue 30, session 56: s-att-reach's config with a
+# 4x48 tower and the convolutional policy head, encoding version 2, from scratch; from step 11,900,
+# generation 30, lr 0.002, written as lr_schedule = "piecewise", session 57; to 300 generations)
+# in RUN_DIR (default /work/runs/s-att-reach-big-lr), from this snapshot when the folder does not
+# exist (campaigns/run.sh), under the run's own resolved config.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-run=${1:-/work/runs/s-att-reach-big}
+run=${1:-/work/runs/s-att-reach-big-lr}
 exec bash campaigns/run.sh attrition-reach-big "$run" --config "$run/config.toml"
