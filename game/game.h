@@ -81,6 +81,10 @@ class GameState {
   // True when no sequence of legal actions from here can end the game other than in a draw (a dead
   // position: neither side can ever mate), though the rules play on; false where unknown.
   virtual bool dead_draw() const { return false; }
+  // The returns per seat under best play from here, where the variant knows them exactly and
+  // cheaply (attrition's knights in regions of their own: the longer knight path wins); nullopt
+  // elsewhere and once the game is over.
+  virtual std::optional<std::vector<double>> solved_returns() const { return std::nullopt; }
   // Sets the game-length cap in plies (a draw when reached); 0 means none.
   virtual void set_max_plies(int plies) = 0;
   // A cheap static guess of the outcome per seat, each in [-1, 1] (material,

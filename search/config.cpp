@@ -59,6 +59,7 @@ void visit(SearchConfig& c, TomlReader* in) {
   flag("reuse_tree", c.reuse_tree);
   flag("two_fold_draw", c.two_fold_draw);
   flag("win_in_one", c.win_in_one);
+  flag("solve_endgames", c.solve_endgames);
   real("draw_score", c.draw_score, -1.0, 1.0);
 }
 

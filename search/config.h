@@ -47,6 +47,8 @@ struct SearchConfig {
                             // Only choices change: the reported values stay the game's own
   bool win_in_one = true;   // a position whose player to act can win at once (capture the king,
                             // GameState::winning_action) is a proven win, seen on arrival
+  bool solve_endgames = true;  // a position the variant solves exactly (GameState::solved_returns:
+                               // attrition's separated knights) is proven on arrival
 };
 
 // The search that play starts from (vzero arena without --config, play, serve,

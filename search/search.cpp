@@ -81,9 +81,13 @@ float Search::c_puct(int visits) const {
 }
 
 void Search::mark_terminal(Node& node, const GameState& state) {
+  mark_exact(node, state.returns());
+}
+
+void Search::mark_exact(Node& node, const std::vector<double>& returns) {
   node.player = -1;
   node.proven = true;
-  node.exact = to_values(state.returns(), players_);
+  node.exact = to_values(returns, players_);
 }
 
 void Search::mark_draw(Node& node) {
@@ -182,6 +186,10 @@ std::vector<Node*> Search::select(int forced_edge) {
         e.child->repetition = true;
       } else if (state_->dead_draw()) {
         mark_draw(*e.child);  // nobody can win any more: a draw, whatever the network would say
+      } else if (std::optional<std::vector<double>> solved;
+                 config_.solve_endgames && (solved = state_->solved_returns())) {
+        mark_exact(*e.child,
+                   *solved);  // the variant's exact answer, whatever the network would say
       } else if (const int win = config_.win_in_one ? state_->winning_action() : -1; win >= 0) {
         // Its player wins with one action: a proven win, whatever the network would say.
         state_->apply(win);

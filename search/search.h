@@ -110,6 +110,8 @@ class Search {
   float choice_value(const Node& child, int seat) const;
   void remove_virtual_loss(const std::vector<Node*>& path);
   void mark_terminal(Node& node, const GameState& state);
+  // Proves node with these returns per seat (a terminal position's, or a variant's exact answer).
+  void mark_exact(Node& node, const std::vector<double>& returns);
   static void mark_draw(Node& node);  // a proven draw: every seat's value 0
   void apply_root_noise();
   void undo_to_root(size_t depth);

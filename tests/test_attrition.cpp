@@ -3,10 +3,13 @@
 // (docs/fen-attrition.md), plus FEN, action and interface checks.
 #include <algorithm>
 #include <catch.hpp>
+#include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <sstream>
 
+#include "game/attrition/attrition_solver.h"
 #include "game/attrition/attrition_state.h"
 #include "game/builtin/games.h"
 #include "util/error.h"
@@ -536,4 +539,120 @@ TEST_CASE("attrition FEN: mutated FENs are rejected or read into positions that 
       CHECK(m->is_terminal() == m->legal_actions().empty());
     }
   }
+}
+
+namespace {
+
+// The return of seat with best play by both, by exhaustive search (2 players, +1 or -1 only).
+double best_return(vzero::GameState& s, int seat) {
+  if (s.is_terminal()) return s.returns()[size_t(seat)];
+  const int mover = s.current_player();
+  const std::vector<int> actions = s.legal_actions();
+  for (int a : actions) {
+    s.apply(a);
+    const double v = best_return(s, mover);
+    s.undo();
+    if (v > 0) return mover == seat ? 1.0 : -1.0;  // the mover wins with a
+  }
+  return mover == seat ? -1.0 : 1.0;
+}
+
+// The longest knight path from sq over free by plain depth-first search.
+int plain_longest_path(int sq, uint64_t free) {
+  int best = 0;
+  for (int to = 0; to < 64; ++to) {
+    const int df = std::abs(to % 8 - sq % 8), dr = std::abs(to / 8 - sq / 8);
+    if ((free >> to & 1) && df * dr == 2)
+      best = std::max(best, 1 + plain_longest_path(to, free & ~(uint64_t(1) << to)));
+  }
+  return best;
+}
+
+// Knight d4 (seat 0) walks the lower left (longest path 6; d4e2 is a dead end), knight h8
+// (seat 1) the upper right (f7 h6 g8: 3); no square of either is a leap from the other's.
+const char* kSeparated = "xxxxxx1b/xxxxx1xx/x1xx1xx1/xx1xxxxx/1xxaxxxx/x1xxxxxx/xx1x1xxx/1xxxxxxx";
+
+}  // namespace
+
+TEST_CASE("attrition solver: separated knights, the longer path wins, a tie loses for the mover",
+          "[attrition][solver]") {
+  using vzero::attrition_longest_path;
+  auto s = at("attrition", std::string(kSeparated) + " 0 0 00 - 53");
+  CHECK(s->solved_returns() == std::vector<double>{1.0, -1.0});
+  CHECK(best_return(*s, 0) == 1.0);
+  auto seat1 = at("attrition", std::string(kSeparated) + " 1 0 00 - 53");  // 3 < 6: seat 1 loses
+  CHECK(seat1->solved_returns() == std::vector<double>{1.0, -1.0});
+  CHECK(best_return(*seat1, 1) == -1.0);
+  // d4e2 leaves seat 0 no path: seat 1 to act wins with f7.
+  auto dead_end = s->clone();
+  play(*dead_end, "d4e2");
+  CHECK(dead_end->solved_returns() == std::vector<double>{-1.0, 1.0});
+  // d4b3 leaves seat 0 a path of 3 (b3 c5 a4 b6) against seat 1's 3: seat 1 to act runs out first.
+  auto tie = s->clone();
+  play(*tie, "d4b3");
+  CHECK(tie->solved_returns() == std::vector<double>{1.0, -1.0});
+  play(*tie, "h8f7");
+  CHECK(tie->solved_returns() == std::vector<double>{1.0, -1.0});  // 3 against 2
+  play(*tie, "b3a1");  // 1 (a1 c2) against 2: seat 1 to act now wins
+  CHECK(tie->solved_returns() == std::vector<double>{-1.0, 1.0});
+  CHECK(best_return(*tie, 1) == 1.0);
+
+  // Knights that can still meet, unplaced knights, a game over, other variants: nothing solved.
+  CHECK(!at("attrition")->solved_returns());
+  CHECK(!at("attrition", "8/8/8/8/3a4/8/8/7b 0 0 00 - 2")->solved_returns());
+  CHECK(!at("attrition", "8/8/8/8/3a4/8/8/8 1 0 01 - 1")->solved_returns());
+  auto over = at("attrition", std::string(kSeparated) + " 0 0 00 - 53");
+  play(*over, "d4e2 h8f7");
+  REQUIRE(over->is_terminal());
+  CHECK(!over->solved_returns());
+  CHECK(!at("attrition-3p")->solved_returns());
+  // The cap would come before the end: left to the search.
+  auto near_cap = at("attrition", std::string(kSeparated) + " 0 0 00 - 53");
+  near_cap->set_max_plies(59);
+  CHECK(!near_cap->solved_returns());
+  near_cap->set_max_plies(60);
+  CHECK(near_cap->solved_returns() == std::vector<double>{1.0, -1.0});
+
+  // Longest paths against plain search on random sparse regions.
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    uint64_t region = 0;
+    const int squares = 4 + int(rng() % 13);
+    while (__builtin_popcountll(region) < squares) region |= uint64_t(1) << (rng() % 64);
+    const int sq = int(rng() % 64);
+    region &= ~(uint64_t(1) << sq);
+    INFO("square " << sq << " region " << region);
+    const std::optional<int> l = attrition_longest_path(sq, region);
+    REQUIRE(l);
+    CHECK(*l == plain_longest_path(sq, region));
+  }
+}
+
+TEST_CASE("attrition solver: every separated position of random games agrees with full search",
+          "[attrition][solver]") {
+  std::mt19937_64 rng(11);
+  int checked = 0, seen_wins_for_mover = 0;
+  for (int game = 0; game < 2000; ++game) {
+    auto s = at("attrition");
+    while (!s->is_terminal()) {
+      const std::vector<int>& legal = s->legal_actions();
+      s->apply(legal[rng() % legal.size()]);
+      const auto solved = s->solved_returns();
+      if (!solved || s->is_terminal()) continue;
+      // Exhaustive search is cheap only near the end.
+      const std::string fen = s->fen();
+      int free_squares = 0;
+      for (char c : fen.substr(0, fen.find(' ')))
+        if (c >= '1' && c <= '8') free_squares += c - '0';
+      if (free_squares > 22) continue;
+      INFO(fen);
+      const int mover = s->current_player();
+      CHECK((*solved)[size_t(mover)] == best_return(*s, mover));
+      seen_wins_for_mover += (*solved)[size_t(mover)] > 0;
+      ++checked;
+    }
+  }
+  CHECK(checked > 200);
+  CHECK(seen_wins_for_mover > 20);
+  CHECK(checked - seen_wins_for_mover > 20);
 }

@@ -534,6 +534,38 @@ TEST_CASE("attrition: a won endgame is won", "[mcts][attrition]") {
   CHECK(s->returns()[0] == 1.0);
 }
 
+TEST_CASE("search.solve_endgames: separated attrition knights are proven on arrival",
+          "[mcts][attrition]") {
+  // Seat 0 (d4) walks the lower left, longest path 6, d4e2 a dead end; seat 1 (h8) has f7 h6 g8.
+  // Every child is solved (attrition_solver.h), so the first winning one proves the root, though
+  // the evaluator calls every position lost for seat 0.
+  const Game& game = game_by_id("attrition");
+  auto s = game.new_state(
+      "xxxxxx1b/xxxxx1xx/x1xx1xx1/xx1xxxxx/1xxaxxxx/x1xxxxxx/xx1x1xxx/1xxxxxxx 0 0 00 - 53");
+  REQUIRE(s->legal_actions().size() == 4);
+  FixedEvaluator pessimistic({-0.9f, 0.9f});
+  for (bool on : {false, true}) {
+    SearchConfig c = plain(4);
+    c.solve_endgames = on;
+    Search search(pessimistic, c, 1);
+    search.set_root(*s);
+    const SearchResult r = search.run();
+    INFO("solve_endgames " << on);
+    CHECK(r.proven == on);
+    if (!on) continue;
+    CHECK(r.value[0] == 1.0f);
+    CHECK(s->action_to_text(r.best_action) != "d4e2");
+    for (const Edge& e : search.root().edges)
+      if (e.child) {
+        CHECK(e.child->proven);
+        CHECK(e.child->exact[0] == (s->action_to_text(e.action) == "d4e2" ? -1.0f : 1.0f));
+      }
+  }
+  SearchConfig c;
+  set_search_option(c, "solve_endgames", "false");
+  CHECK(!c.solve_endgames);
+}
+
 TEST_CASE("attrition with three players: values are per seat", "[mcts][attrition]") {
   // Seat 1's knight on a1 has no move left (b3 and c2 marked): it will be out
   // first whatever happens, so its value is the lowest.

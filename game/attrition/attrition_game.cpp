@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "game/attrition/attrition_solver.h"
 #include "game/attrition/attrition_state.h"
 #include "util/error.h"
 
@@ -28,6 +29,18 @@ std::vector<double> AttritionState::returns() const {
     const double spread = double(2 * i - (n - 1)) / (n - 1);
     r[pos_.out_seat[i]] = std::ldexp(std::nearbyint(std::ldexp(spread, 51)), -51);
   }
+  return r;
+}
+
+std::optional<std::vector<double>> AttritionState::solved_returns() const {
+  if (is_terminal()) return std::nullopt;
+  const std::optional<SeparatedPaths> paths = attrition_separated_paths(rules_, pos_);
+  // The game lasts at most 2 * min(paths) + 1 more plies; the cap must not come first.
+  if (!paths ||
+      (max_plies_ > 0 && pos_.ply + 2 * std::min(paths->to_act, paths->other) + 1 > max_plies_))
+    return std::nullopt;
+  std::vector<double> r(2, -1.0);
+  r[size_t(paths->winner(pos_.to_act))] = 1.0;
   return r;
 }
 
