@@ -188,8 +188,8 @@ std::vector<Node*> Search::select(int forced_edge) {
         mark_draw(*e.child);  // nobody can win any more: a draw, whatever the network would say
       } else if (std::optional<std::vector<double>> solved;
                  config_.solve_endgames && (solved = state_->solved_returns())) {
-        mark_exact(*e.child,
-                   *solved);  // the variant's exact answer, whatever the network would say
+        // The variant's exact answer, whatever the network would say.
+        mark_exact(*e.child, *solved);
       } else if (const int win = config_.win_in_one ? state_->winning_action() : -1; win >= 0) {
         // Its player wins with one action: a proven win, whatever the network would say.
         state_->apply(win);

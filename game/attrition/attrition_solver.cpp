@@ -13,8 +13,8 @@ using attrition::bit;
 using attrition::pop_lowest;
 using attrition::tables;
 
-constexpr int64_t kPathBudget = 5000;   // search nodes one longest path may take
-constexpr int kCachedRegion = 8;        // regions of at least this many squares are cached
+constexpr int64_t kPathBudget = 5000;  // search nodes one longest path may take
+constexpr int kCachedRegion = 8;       // regions of at least this many squares are cached
 constexpr uint64_t kOddSquares = 0x55AA55AA55AA55AAull;  // (file + rank) odd: b1, a2, ...
 
 // Every square a knight leaps to from some square of b.

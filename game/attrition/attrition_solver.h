@@ -11,8 +11,8 @@
 namespace vzero {
 
 // Knight paths longer than a budget of search nodes (5,000) allows are left unsolved.
-// The knights' longest paths in leaps: the shorter exactly, the longer at least as given (the search
-// stops once it has found enough).
+// The knights' longest paths in leaps: the shorter exactly, the longer at least as given (the
+// search stops once it has found enough).
 struct SeparatedPaths {
   int to_act = 0;  // the knight of the seat to act
   int other = 0;   // the other seat's knight
