@@ -202,6 +202,38 @@ TEST_CASE("CA-8 one knight: capturing the opponent's knight wins", "[attrition]"
   CHECK(s->fen() == "8/8/4a3/8/3x4/8/8/8 - 0 00 1c 3");
 }
 
+TEST_CASE("attrition winning_action: a capture or a cornering move that ends the game",
+          "[attrition]") {
+  // Wins at once: the played action ends the game with the player to act as the winner.
+  auto wins = [](const vzero::GameState& s, int action) {
+    auto c = s.clone();
+    const int me = c->current_player();
+    c->apply(action);
+    return c->is_terminal() && c->returns()[size_t(me)] == 1.0;
+  };
+  auto capture = at("attrition", "8/8/4b3/8/3a4/8/8/8 0 0 00 - 2");
+  CHECK(capture->action_to_text(capture->winning_action()) == "d4e6");
+  CHECK(at("attrition", "8/8/8/8/3a4/8/8/7b 0 0 00 - 2")->winning_action() == -1);
+  CHECK(at("attrition")->winning_action() == -1);
+  // Seat 1's knight on a1 has no free leap: any move of seat 0 leaves it stuck.
+  auto cornered = at("attrition", "7a/8/8/8/8/1x6/2x5/b7 0 0 00 - 4");
+  REQUIRE(cornered->winning_action() >= 0);
+  CHECK(wins(*cornered, cornered->winning_action()));
+  // One free leap left (c2): taking it puts seat 0's knight where a1 captures it.
+  CHECK(at("attrition", "7x/8/8/8/3a4/1x6/8/b7 0 0 00 - 4")->winning_action() == -1);
+  // Two knights: under ending both one capture is not a win, under ending one it is.
+  CHECK(at("attrition-2k", "a7/8/4b3/8/3a4/5b2/8/8 0 0 00 - 8")->winning_action() == -1);
+  auto sudden = at("attrition-2k-sudden", "a7/8/4b3/8/3a4/5b2/8/8 0 0 00 - 8");
+  REQUIRE(sudden->winning_action() >= 0);
+  CHECK(wins(*sudden, sudden->winning_action()));
+  // Three players: a capture that leaves a third seat in play does not end the game.
+  CHECK(at("attrition-3p", "7c/8/4b3/8/3a4/8/8/8 0 0 000 - 3")->winning_action() == -1);
+  // Over or capped: none.
+  auto over = at("attrition", "8/8/4b3/8/3a4/8/8/8 0 0 00 - 2");
+  play(*over, "d4e6");
+  CHECK(over->winning_action() == -1);
+}
+
 TEST_CASE("CA-8 one knight: a player with no legal move at his turn loses", "[attrition]") {
   // Seat 1's knight on a1 sees only the markers on b3 and c2.
   auto s = at("attrition", "7a/8/8/8/8/1x6/2x5/b7 0 0 00 - 4");

@@ -7,6 +7,7 @@
 
 #include "game/attrition/attrition_solver.h"
 #include "game/attrition/attrition_state.h"
+#include "game/attrition/attrition_tables.h"
 #include "util/error.h"
 
 namespace vzero {
@@ -30,6 +31,29 @@ std::vector<double> AttritionState::returns() const {
     r[pos_.out_seat[i]] = std::ldexp(std::nearbyint(std::ldexp(spread, 51)), -51);
   }
   return r;
+}
+
+int AttritionState::winning_action() const {
+  if (is_terminal()) return -1;
+  const int me = pos_.to_act;
+  const attrition::Tables& t = attrition::tables();
+  // Only a capture, or the last free leap of an opponent's knight taken, can end the game at once.
+  uint64_t enemies = 0;
+  bool cornered = false;
+  for (int s = 0; s < rules_.players(); ++s) {
+    if (s == me || pos_.is_out(s)) continue;
+    enemies |= pos_.knights[s];
+    for (uint64_t k = pos_.knights[s]; k;)
+      cornered |= __builtin_popcountll(t.attacks[attrition::pop_lowest(k)] & ~pos_.marked) <= 1;
+  }
+  for (int a : actions_) {
+    const bool capture = a >= kAttritionPlacements && (enemies >> AttritionRules::move_to(a)) & 1;
+    if (!capture && !cornered) continue;
+    AttritionPos after = pos_;
+    rules_.play(after, a);
+    if (after.over() && !after.is_out(me)) return a;
+  }
+  return -1;
 }
 
 std::optional<std::vector<double>> AttritionState::solved_returns() const {

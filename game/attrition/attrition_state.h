@@ -103,6 +103,8 @@ class AttritionState : public GameState {
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
   std::vector<double> heuristic_values() const override;  // by mobility (attrition_heuristics.cpp)
+  // A capture, or a move that leaves an opponent with no move, that ends the game in a win.
+  int winning_action() const override;
   // Separated knights (attrition_solver.h), where the game ends before the length cap.
   std::optional<std::vector<double>> solved_returns() const override;
 
