@@ -38,6 +38,10 @@ class Game {
   // Where a convolutional policy head reads each action (policy_map.h);
   // nullopt for a core whose actions have no plane and square.
   virtual std::optional<PolicyMap> policy_map() const { return std::nullopt; }
+  // How many positions a proof search of the search's root may visit by default
+  // ([search] proof_nodes = -1): worth it where exact answers lie a few plies away (attrition's
+  // endgames); 0 elsewhere.
+  virtual int proof_budget() const { return 0; }
 };
 
 // One position of a game and its history.

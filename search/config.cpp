@@ -60,6 +60,7 @@ void visit(SearchConfig& c, TomlReader* in) {
   flag("two_fold_draw", c.two_fold_draw);
   flag("win_in_one", c.win_in_one);
   flag("solve_endgames", c.solve_endgames);
+  integer("proof_nodes", c.proof_nodes, -1, 100000000);
   real("draw_score", c.draw_score, -1.0, 1.0);
 }
 

@@ -47,6 +47,9 @@ struct SearchConfig {
                             // Only choices change: the reported values stay the game's own
   bool win_in_one = true;   // a position whose player to act can win at once (capture the king,
                             // GameState::winning_action) is a proven win, seen on arrival
+  int proof_nodes = -1;     // positions a proof search of the root may visit before the playouts
+                            // (proof.h; a proven win is played at once); -1: the game's own budget
+                            // (Game::proof_budget: attrition 10,000), 0: none
   bool solve_endgames = true;  // a position the variant solves exactly (GameState::solved_returns:
                                // attrition's separated knights) is proven on arrival
 };

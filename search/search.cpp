@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cmath>
 
+#include "search/proof.h"
 #include "util/error.h"
 
 namespace vzero {
@@ -435,6 +436,7 @@ SearchResult Search::run(int simulations) {
     ++r.simulations;
     ++r.evaluations;
   }
+  if (!root_->proven) prove_root(r);
   const bool gumbel = config_.root_selection == "gumbel" && root_->edges.size() > 1;
   if (config_.root_noise && !gumbel)
     apply_root_noise();
@@ -448,6 +450,24 @@ SearchResult Search::run(int simulations) {
     playouts(simulations - r.simulations, {}, r);
   report(r, gumbel_best);
   return r;
+}
+
+void Search::prove_root(SearchResult& r) {
+  const int64_t budget =
+      config_.proof_nodes >= 0 ? config_.proof_nodes : state_->game().proof_budget();
+  if (budget <= 0 || players_ != 2) return;
+  const Proof proof = prove(*state_, budget);
+  if (proof.winner != root_->player || proof.action < 0) return;
+  for (size_t i = 0; i < root_->edges.size(); ++i) {
+    Edge& e = root_->edges[i];
+    if (e.action != proof.action) continue;
+    std::vector<double> returns(2, -1.0);
+    returns[size_t(proof.winner)] = 1.0;
+    e.child = std::make_unique<Node>();  // any subtree from tree reuse gives way to the proof
+    mark_exact(*e.child, returns);
+    playouts(1, {int(i)}, r);
+    return;
+  }
 }
 
 int Search::choose_action(const SearchResult& r) {

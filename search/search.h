@@ -24,8 +24,9 @@ namespace vzero {
 struct SearchResult {
   std::vector<int> actions;   // the root's legal actions
   std::vector<int> visits;    // visits per action
-  std::vector<float> policy;  // the training target: visits normalised (pruned when configured), or
-                              // the improved policy of a Gumbel root
+  std::vector<float> policy;  // the training target: visits normalised (pruned when configured),
+                              // the improved policy of a Gumbel root, or all on the best action of
+                              // a root proven won
   std::vector<float> value;   // root value per seat
   float moves_left = -1.0f;  // the root's moves-left estimate; negative when the evaluator has none
   int player = -1;           // the seat to act at the root
@@ -81,6 +82,10 @@ class Search {
   // Pipelined (config pipeline), the next batch is gathered while the
   // evaluator works on the last.
   void playouts(int count, const std::vector<int>& forced, SearchResult& r);
+  // Two players and a proof budget (config proof_nodes, or the game's): proves the root by
+  // proof.h's search; for a win the winning child is marked proven and visited once, which proves
+  // the root and ends the search.
+  void prove_root(SearchResult& r);
   // Selects up to config batch leaves to evaluate (marked pending), while
   // done + in_flight + their number < count: proven leaves are backed up at
   // once and counted in done; with batch 1 each leaf is evaluated in place.

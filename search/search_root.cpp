@@ -164,6 +164,10 @@ void Search::report(SearchResult& r, int gumbel_best) const {
     for (double x : logit) r.policy.push_back(float(x / sum));
     return;
   }
+  if (root.proven && is_win(root.exact, p)) {  // a proven win: its action is the whole target
+    for (size_t i = 0; i < root.edges.size(); ++i) r.policy.push_back(int(i) == best ? 1.0f : 0.0f);
+    return;
+  }
   const std::vector<int> counts = config_.policy_target_pruning && config_.forced_playouts > 0.0
                                       ? pruned_visits(best)
                                       : r.visits;

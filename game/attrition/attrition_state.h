@@ -48,6 +48,8 @@ class AttritionGame : public Game {
   }
   // Placements (N@e4) on one plane, each knight step on its own (policy_map_of_texts).
   std::optional<PolicyMap> policy_map() const override { return policy_map_of_texts(*this); }
+  // Two players: captures, cornering moves and separated knights are exact a few plies ahead.
+  int proof_budget() const override { return rules_.players() == 2 ? 10000 : 0; }
 
  private:
   Variant variant_;

@@ -1,0 +1,96 @@
+// proof.h: iterative deepening over a three-valued negamax with a table of proven positions.
+#include "search/proof.h"
+
+#include <unordered_map>
+
+namespace vzero {
+namespace {
+
+enum class Outcome : int8_t { Loss = -1, Unknown = 0, Win = 1 };  // for the seat to act
+
+Outcome flip(Outcome o) { return Outcome(-int8_t(o)); }
+
+class Prover {
+ public:
+  Prover(GameState& state, int64_t budget) : state_(state), budget_(budget) {}
+
+  // The outcome for the seat to act within `depth` more actions (leaves beyond it are unknown),
+  // with the action that proves a win in *best.
+  Outcome search(int depth, int* best) {
+    ++nodes_;
+    const int me = state_.current_player();
+    // A win found without its action (solved_returns) does not answer a caller that wants one.
+    if (const auto known = proven_.find(state_.hash());
+        known != proven_.end() && (!best || known->second.action >= 0 ||
+                                   known->second.outcome == Outcome::Loss)) {
+      if (best) *best = known->second.action;
+      return known->second.outcome;
+    }
+    if (const int win = state_.winning_action(); win >= 0) return remember(Outcome::Win, win, best);
+    if (const auto solved = state_.solved_returns()) {
+      const Outcome o = (*solved)[size_t(me)] > 0 ? Outcome::Win : Outcome::Loss;
+      if (!best || o == Outcome::Loss) return remember(o, -1, best);
+    }
+    if (depth == 0 || nodes_ >= budget_) return Outcome::Unknown;
+    bool all_lost = true;
+    const std::vector<int> actions = state_.legal_actions();
+    for (int a : actions) {
+      if (spent()) return Outcome::Unknown;
+      state_.apply(a);
+      Outcome o = Outcome::Unknown;
+      if (state_.is_terminal()) {
+        const double r = state_.returns()[size_t(me)];
+        o = r > 0 ? Outcome::Win : r < 0 ? Outcome::Loss : Outcome::Unknown;
+      } else {
+        const Outcome child = search(depth - 1, nullptr);
+        o = state_.current_player() == me ? child : flip(child);
+      }
+      state_.undo();
+      if (o == Outcome::Win) return remember(Outcome::Win, a, best);
+      all_lost &= o == Outcome::Loss;
+    }
+    return all_lost ? remember(Outcome::Loss, -1, best) : Outcome::Unknown;
+  }
+
+  int64_t nodes() const { return nodes_; }
+  bool spent() const { return nodes_ >= budget_; }
+
+ private:
+  struct Entry {
+    Outcome outcome;
+    int action;
+  };
+  Outcome remember(Outcome o, int action, int* best) {
+    proven_[state_.hash()] = Entry{o, action};
+    if (best) *best = action;
+    return o;
+  }
+
+  GameState& state_;
+  int64_t budget_;
+  int64_t nodes_ = 0;
+  std::unordered_map<uint64_t, Entry> proven_;  // positions proven won or lost (hash() tells
+                                                // apart everything that matters to the outcome)
+};
+
+}  // namespace
+
+Proof prove(GameState& state, int64_t budget) {
+  Proof proof;
+  if (state.num_players() != 2 || state.is_terminal()) return proof;
+  const int me = state.current_player();
+  Prover prover(state, budget);
+  for (int depth = 1; !prover.spent() && depth <= 64; ++depth) {
+    int action = -1;
+    const Outcome o = prover.search(depth, &action);
+    if (o != Outcome::Unknown) {
+      proof.winner = o == Outcome::Win ? me : 1 - me;
+      proof.action = o == Outcome::Win ? action : -1;
+      break;
+    }
+  }
+  proof.nodes = prover.nodes();
+  return proof;
+}
+
+}  // namespace vzero
