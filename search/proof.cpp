@@ -21,8 +21,8 @@ class Prover {
     const int me = state_.current_player();
     // A win found without its action (solved_returns) does not answer a caller that wants one.
     if (const auto known = proven_.find(state_.hash());
-        known != proven_.end() && (!best || known->second.action >= 0 ||
-                                   known->second.outcome == Outcome::Loss)) {
+        known != proven_.end() &&
+        (!best || known->second.action >= 0 || known->second.outcome == Outcome::Loss)) {
       if (best) *best = known->second.action;
       return known->second.outcome;
     }

@@ -12,8 +12,8 @@
 namespace vzero {
 
 struct Proof {
-  int winner = -1;  // the seat that wins with best play; -1 when not proven within the budget
-  int action = -1;  // for a proven win of the seat to act: an action that keeps it; else -1
+  int winner = -1;    // the seat that wins with best play; -1 when not proven within the budget
+  int action = -1;    // for a proven win of the seat to act: an action that keeps it; else -1
   int64_t nodes = 0;  // positions visited
 };
 

@@ -53,8 +53,8 @@ void make_shards(const fs::path& dir, const RunConfig& config) {
   RolloutEvaluator eval(1);
   SelfplayJob job;
   job.game = &game;
-  job.selfplay.games = 40;  // about 300 positions: captures seen at once end games early
-  job.selfplay.parallel_games = 1;  // the same games on every run
+  job.selfplay.games = 40;            // about 300 positions: captures seen at once end games early
+  job.selfplay.parallel_games = 1;    // the same games on every run
   job.selfplay.games_per_shard = 14;  // three shards
   job.selfplay.full_visits = 48;
   job.selfplay.fast_visits = 8;
