@@ -38,10 +38,6 @@ class Game {
   // Where a convolutional policy head reads each action (policy_map.h);
   // nullopt for a core whose actions have no plane and square.
   virtual std::optional<PolicyMap> policy_map() const { return std::nullopt; }
-  // How many positions a proof search of the search's root may visit by default
-  // ([search] proof_nodes = -1): worth it where exact answers lie a few plies away (attrition's
-  // endgames); 0 elsewhere.
-  virtual int proof_budget() const { return 0; }
 };
 
 // One position of a game and its history.
@@ -89,6 +85,10 @@ class GameState {
   // cheaply (attrition's knights in regions of their own: the longer knight path wins); nullopt
   // elsewhere and once the game is over.
   virtual std::optional<std::vector<double>> solved_returns() const { return std::nullopt; }
+  // How many positions a proof search from here (search/proof.h) may visit by default ([search]
+  // proof_nodes = -1): worth it where exact answers lie a few plies away (attrition's endgames);
+  // 0 elsewhere.
+  virtual int proof_budget() const { return 0; }
   // Sets the game-length cap in plies (a draw when reached); 0 means none.
   virtual void set_max_plies(int plies) = 0;
   // A cheap static guess of the outcome per seat, each in [-1, 1] (material,

@@ -70,6 +70,7 @@ SearchConfig play_search_config() {
   SearchConfig c;
   c.batch = 1;
   c.policy_temperature = 1.5;
+  c.proof_nodes = -1;
   return c;
 }
 

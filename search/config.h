@@ -47,9 +47,10 @@ struct SearchConfig {
                             // Only choices change: the reported values stay the game's own
   bool win_in_one = true;   // a position whose player to act can win at once (capture the king,
                             // GameState::winning_action) is a proven win, seen on arrival
-  int proof_nodes = -1;     // positions a proof search of the root may visit before the playouts
-                            // (proof.h; a proven win is played at once); -1: the game's own budget
-                            // (Game::proof_budget: attrition 10,000), 0: none
+  int proof_nodes = 0;      // positions a proof search of the root may visit before the playouts
+                            // (proof.h; a proven win is played at once); -1: the position's own
+                        // budget (GameState::proof_budget: attrition 20,000 from the 18th marker
+                        // on), 0: none (self-play's default; play's is -1)
   bool solve_endgames = true;  // a position the variant solves exactly (GameState::solved_returns:
                                // attrition's separated knights) is proven on arrival
 };
@@ -57,7 +58,8 @@ struct SearchConfig {
 // The search that play starts from (vzero arena without --config, play, serve,
 // uci; a config file's [search] and a spec's options go over it): one leaf per
 // evaluator call and a policy temperature of 1.5, each measured stronger at 400
-// visits on Los Alamos (search/README.md). Self-play keeps SearchConfig's own
+// visits on Los Alamos (search/README.md), and the position's own proof budget
+// (proof_nodes = -1: attrition's endgames). Self-play keeps SearchConfig's own
 // defaults.
 SearchConfig play_search_config();
 

@@ -1,10 +1,16 @@
-// proof.h: iterative deepening over a three-valued negamax with a table of proven positions.
+// proof.h: a depth-first three-valued negamax, the most cornering actions first, with a table of
+// proven positions.
 #include "search/proof.h"
 
+#include <algorithm>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace vzero {
 namespace {
+
+constexpr int kMaxDepth = 256;  // plies below the root; deeper lines are unknown
 
 enum class Outcome : int8_t { Loss = -1, Unknown = 0, Win = 1 };  // for the seat to act
 
@@ -33,8 +39,7 @@ class Prover {
     }
     if (depth == 0 || nodes_ >= budget_) return Outcome::Unknown;
     bool all_lost = true;
-    const std::vector<int> actions = state_.legal_actions();
-    for (int a : actions) {
+    for (int a : ordered_actions()) {
       if (spent()) return Outcome::Unknown;
       state_.apply(a);
       Outcome o = Outcome::Unknown;
@@ -50,6 +55,22 @@ class Prover {
       all_lost &= o == Outcome::Loss;
     }
     return all_lost ? remember(Outcome::Loss, -1, best) : Outcome::Unknown;
+  }
+
+  // The legal actions, those that leave the next player the fewest replies first (a cornered
+  // opponent is the likeliest win).
+  std::vector<int> ordered_actions() {
+    std::vector<std::pair<int, int>> scored;
+    const std::vector<int> legal = state_.legal_actions();  // a copy: apply refreshes the state's
+    for (int a : legal) {
+      state_.apply(a);
+      scored.emplace_back(state_.is_terminal() ? -1 : int(state_.legal_actions().size()), a);
+      state_.undo();
+    }
+    std::sort(scored.begin(), scored.end());
+    std::vector<int> actions;
+    for (const auto& s : scored) actions.push_back(s.second);
+    return actions;
   }
 
   int64_t nodes() const { return nodes_; }
@@ -80,14 +101,11 @@ Proof prove(GameState& state, int64_t budget) {
   if (state.num_players() != 2 || state.is_terminal()) return proof;
   const int me = state.current_player();
   Prover prover(state, budget);
-  for (int depth = 1; !prover.spent() && depth <= 64; ++depth) {
-    int action = -1;
-    const Outcome o = prover.search(depth, &action);
-    if (o != Outcome::Unknown) {
-      proof.winner = o == Outcome::Win ? me : 1 - me;
-      proof.action = o == Outcome::Win ? action : -1;
-      break;
-    }
+  int action = -1;
+  const Outcome o = prover.search(kMaxDepth, &action);
+  if (o != Outcome::Unknown) {
+    proof.winner = o == Outcome::Win ? me : 1 - me;
+    proof.action = o == Outcome::Win ? action : -1;
   }
   proof.nodes = prover.nodes();
   return proof;

@@ -1,9 +1,9 @@
 #pragma once
 // A small exact proof search for two-player games that end in a win or a loss: depth-first
 // alpha-beta over win / loss / unknown, whose leaves are what the variant knows exactly (the end
-// of the game, GameState::winning_action, GameState::solved_returns), under a node budget, with
-// iterative deepening so that short proofs come first. Meant for endgames a few plies from a
-// position the variant solves (attrition's knights about to part), where a small search with
+// of the game, GameState::winning_action, GameState::solved_returns), under a node budget, trying
+// first the actions that leave the opponent the fewest replies. Meant for endgames a few plies from
+// a position the variant solves (attrition's knights about to part), where a small search with
 // network values sees every line as about equally good.
 #include <cstdint>
 

@@ -453,8 +453,7 @@ SearchResult Search::run(int simulations) {
 }
 
 void Search::prove_root(SearchResult& r) {
-  const int64_t budget =
-      config_.proof_nodes >= 0 ? config_.proof_nodes : state_->game().proof_budget();
+  const int64_t budget = config_.proof_nodes >= 0 ? config_.proof_nodes : state_->proof_budget();
   if (budget <= 0 || players_ != 2) return;
   const Proof proof = prove(*state_, budget);
   if (proof.winner != root_->player || proof.action < 0) return;

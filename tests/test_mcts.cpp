@@ -629,9 +629,11 @@ TEST_CASE("proof search: attrition endgames proven as exhaustive search says", "
   CHECK(proven > tried / 2);
   CHECK(prove(*game.new_state(), 1000).winner == -1);  // the empty board: far beyond the budget
   CHECK(prove(*game.new_state(), 1000).nodes <= 1000 + 64);  // one over at most per level
-  CHECK(game.proof_budget() == 10000);
-  CHECK(game_by_id("attrition-3p").proof_budget() == 0);
-  CHECK(game_by_id("chess").proof_budget() == 0);
+  CHECK(game.new_state()->proof_budget() == 0);  // the opening: never proven within a budget
+  CHECK(game.new_state("6x1/x1axx1x1/2x1xxxx/1xxx1xx1/1xxxxxb1/x2x1xx1/1x2xx1x/3x1x2 0 0 00 - 32")
+            ->proof_budget() == 20000);
+  CHECK(game_by_id("attrition-3p").new_state()->proof_budget() == 0);
+  CHECK(game_by_id("chess").new_state()->proof_budget() == 0);
 }
 
 TEST_CASE("search.proof_nodes: a root proven won plays the proof", "[mcts][proof]") {
@@ -656,6 +658,8 @@ TEST_CASE("search.proof_nodes: a root proven won plays the proof", "[mcts][proof
     for (size_t i = 0; i < r.actions.size(); ++i)
       CHECK(r.policy[i] == (r.actions[i] == r.best_action ? 1.0f : 0.0f));
   }
+  CHECK(SearchConfig{}.proof_nodes == 0);         // self-play: none unless asked for
+  CHECK(play_search_config().proof_nodes == -1);  // play: the position's own budget
   SearchConfig c;
   CHECK_THROWS_AS(set_search_option(c, "proof_nodes", "-2"), Error);
   set_search_option(c, "proof_nodes", "0");

@@ -53,9 +53,9 @@ void make_shards(const fs::path& dir, const RunConfig& config) {
   RolloutEvaluator eval(1);
   SelfplayJob job;
   job.game = &game;
-  job.selfplay.games = 40;            // about 300 positions: captures seen at once end games early
+  job.selfplay.games = 60;  // enough positions that the held-out games are learned too
   job.selfplay.parallel_games = 1;    // the same games on every run
-  job.selfplay.games_per_shard = 14;  // three shards
+  job.selfplay.games_per_shard = 20;  // three shards
   job.selfplay.full_visits = 48;
   job.selfplay.fast_visits = 8;
   job.search.root_noise = true;

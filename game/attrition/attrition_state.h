@@ -48,8 +48,6 @@ class AttritionGame : public Game {
   }
   // Placements (N@e4) on one plane, each knight step on its own (policy_map_of_texts).
   std::optional<PolicyMap> policy_map() const override { return policy_map_of_texts(*this); }
-  // Two players: captures, cornering moves and separated knights are exact a few plies ahead.
-  int proof_budget() const override { return rules_.players() == 2 ? 10000 : 0; }
 
  private:
   Variant variant_;
@@ -109,6 +107,11 @@ class AttritionState : public GameState {
   int winning_action() const override;
   // Separated knights (attrition_solver.h), where the game ends before the length cap.
   std::optional<std::vector<double>> solved_returns() const override;
+  // Two players, from the 18th marker on (earlier positions are seldom proven within it): captures,
+  // cornering moves and separated knights are exact a few plies ahead.
+  int proof_budget() const override {
+    return rules_.players() == 2 && __builtin_popcountll(pos_.marked) >= 18 ? 20000 : 0;
+  }
 
  protected:
   void write_input(uint8_t* planes, float* scalars, int plies_scale,
