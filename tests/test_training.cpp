@@ -53,7 +53,7 @@ void make_shards(const fs::path& dir, const RunConfig& config) {
   RolloutEvaluator eval(1);
   SelfplayJob job;
   job.game = &game;
-  job.selfplay.games = 60;  // enough positions that the held-out games are learned too
+  job.selfplay.games = 60;            // enough positions that the held-out games are learned too
   job.selfplay.parallel_games = 1;    // the same games on every run
   job.selfplay.games_per_shard = 20;  // three shards
   job.selfplay.full_visits = 48;
