@@ -47,10 +47,10 @@ struct SearchConfig {
                             // Only choices change: the reported values stay the game's own
   bool win_in_one = true;   // a position whose player to act can win at once (capture the king,
                             // GameState::winning_action) is a proven win, seen on arrival
-  int proof_nodes = 0;      // positions a proof search of the root may visit before the playouts
-                            // (proof.h; a proven win is played at once); -1: the position's own
-  // budget (GameState::proof_budget: attrition 20,000 from the 18th marker
-  // on), 0: none (self-play's default; play's is -1)
+  // Positions a proof search of the root may visit before the playouts (proof.h; a proven win is
+  // played at once); -1: the position's own budget (GameState::proof_budget: attrition 20,000 from
+  // the 18th marker on); 0: none (self-play's default; play's is -1).
+  int proof_nodes = 0;
   bool solve_endgames = true;  // a position the variant solves exactly (GameState::solved_returns:
                                // attrition's separated knights) is proven on arrival
 };
