@@ -4,30 +4,12 @@
 #include <cmath>
 
 #include "game/attrition/attrition_state.h"
+#include "game/attrition/attrition_tables.h"
 
 namespace vzero {
-namespace {
-
-// 64 knight-leap target sets of the 8x8 board.
-struct KnightLeaps {
-  uint64_t to[64];
-  KnightLeaps() {
-    static const int d[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
-                                {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-    for (int s = 0; s < 64; ++s) {
-      to[s] = 0;
-      for (const auto& l : d) {
-        const int f = s % 8 + l[0], r = s / 8 + l[1];
-        if (f >= 0 && f < 8 && r >= 0 && r < 8) to[s] |= uint64_t(1) << (r * 8 + f);
-      }
-    }
-  }
-};
-
-}  // namespace
 
 std::vector<double> AttritionState::heuristic_values() const {
-  static const KnightLeaps leaps;
+  const attrition::Tables& leaps = attrition::tables();
   const int n = rules_.players();
   uint64_t all_knights = 0;
   for (int s = 0; s < n; ++s) all_knights |= pos_.knights[s];
@@ -38,7 +20,7 @@ std::vector<double> AttritionState::heuristic_values() const {
     if (pos_.is_out(s)) continue;
     mobility[s] = 4.0 * pos_.to_place[s];
     for (uint64_t k = pos_.knights[s]; k; k &= k - 1) {
-      const uint64_t targets = leaps.to[__builtin_ctzll(k)];
+      const uint64_t targets = leaps.attacks[__builtin_ctzll(k)];
       mobility[s] += __builtin_popcountll(targets & ~pos_.marked) +
                      __builtin_popcountll(targets & all_knights & ~pos_.knights[s]);
     }
