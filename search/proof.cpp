@@ -25,19 +25,17 @@ class Prover {
   Outcome search(int depth, int* best) {
     ++nodes_;
     const int me = state_.current_player();
-    // A win found without its action (solved_returns) does not answer a caller that wants one.
-    if (const auto known = proven_.find(state_.hash());
-        known != proven_.end() &&
-        (!best || known->second.action >= 0 || known->second.outcome == Outcome::Loss)) {
-      if (best) *best = known->second.action;
-      return known->second.outcome;
-    }
+    // Below the root (best == nullptr) a known answer will do; the root, searched first, also needs
+    // the action of a win, which solved_returns does not give.
+    if (!best)
+      if (const auto known = proven_.find(state_.hash()); known != proven_.end())
+        return known->second;
     if (const int win = state_.winning_action(); win >= 0) return remember(Outcome::Win, win, best);
     if (const auto solved = state_.solved_returns()) {
       const Outcome o = (*solved)[size_t(me)] > 0 ? Outcome::Win : Outcome::Loss;
       if (!best || o == Outcome::Loss) return remember(o, -1, best);
     }
-    if (depth == 0 || nodes_ >= budget_) return Outcome::Unknown;
+    if (depth == 0 || spent()) return Outcome::Unknown;
     bool all_lost = true;
     for (int a : ordered_actions()) {
       if (spent()) return Outcome::Unknown;
@@ -77,12 +75,9 @@ class Prover {
   bool spent() const { return nodes_ >= budget_; }
 
  private:
-  struct Entry {
-    Outcome outcome;
-    int action;
-  };
+  // Records a proven outcome of the position, and for the root the action that proves it.
   Outcome remember(Outcome o, int action, int* best) {
-    proven_[state_.hash()] = Entry{o, action};
+    proven_[state_.hash()] = o;
     if (best) *best = action;
     return o;
   }
@@ -90,8 +85,8 @@ class Prover {
   GameState& state_;
   int64_t budget_;
   int64_t nodes_ = 0;
-  std::unordered_map<uint64_t, Entry> proven_;  // positions proven won or lost (hash() tells
-                                                // apart everything that matters to the outcome)
+  std::unordered_map<uint64_t, Outcome> proven_;  // positions proven won or lost (hash() tells
+                                                  // apart everything that matters to the outcome)
 };
 
 }  // namespace

@@ -20,20 +20,13 @@ std::string seat_name(int r) {
   return r == 0 ? std::string("player to act") : "seat +" + std::to_string(r);
 }
 
-// Squares one knight leap from any square of b.
-uint64_t leaps_from(uint64_t b) {
-  uint64_t out = 0;
-  while (b) out |= attrition::tables().attacks[attrition::pop_lowest(b)];
-  return out;
-}
-
 // Knight-move distances from the squares of `from` over `free` squares
 // (kUnreached where none leads); returns the squares reached.
 uint64_t knight_distances(uint64_t from, uint64_t free, int8_t* dist) {
   std::fill_n(dist, kAttritionSquares, int8_t(kUnreached));
   uint64_t seen = from, frontier = from;
   for (int d = 1; frontier; ++d) {
-    frontier = leaps_from(frontier) & free & ~seen;
+    frontier = attrition::leaps_of_set(frontier) & free & ~seen;
     seen |= frontier;
     for (uint64_t b = frontier; b;) dist[attrition::pop_lowest(b)] = int8_t(d);
   }
@@ -123,7 +116,7 @@ void AttritionState::write_input(uint8_t* planes, float* scalars, int plies_scal
   }
   uint64_t others = 0;
   for (int r = 1; r < n; ++r) others |= pos_.knights[(me + r) % n];
-  extra[3 * n] = (leaps_from(pos_.knights[me]) & others) != 0;
+  extra[3 * n] = (attrition::leaps_of_set(pos_.knights[me]) & others) != 0;
   // Knight leaps are symmetric, so "can be captured" always equals "can capture": a redundant
   // channel, kept because version 2's models read it (dropping it needs a version 3).
   extra[3 * n + 1] = extra[3 * n];

@@ -10,21 +10,13 @@ namespace vzero {
 namespace {
 
 using attrition::bit;
+using attrition::leaps_of_set;
 using attrition::pop_lowest;
 using attrition::tables;
 
 constexpr int64_t kPathBudget = 5000;  // search nodes one longest path may take
 constexpr int kCachedRegion = 8;       // regions of at least this many squares are cached
 constexpr uint64_t kOddSquares = 0x55AA55AA55AA55AAull;  // (file + rank) odd: b1, a2, ...
-
-// Every square a knight leaps to from some square of b.
-uint64_t leaps_of_set(uint64_t b) {
-  constexpr uint64_t kNotA = 0xFEFEFEFEFEFEFEFEull, kNotAB = 0xFCFCFCFCFCFCFCFCull;
-  constexpr uint64_t kNotH = 0x7F7F7F7F7F7F7F7Full, kNotGH = 0x3F3F3F3F3F3F3F3Full;
-  const uint64_t one = ((b >> 1) & kNotH) | ((b << 1) & kNotA);
-  const uint64_t two = ((b >> 2) & kNotGH) | ((b << 2) & kNotAB);
-  return (one << 16) | (one >> 16) | (two << 8) | (two >> 8);
-}
 
 // The squares of free a knight on sq reaches in one or more leaps over free squares.
 uint64_t reach(int sq, uint64_t free) {
@@ -92,10 +84,9 @@ struct PathSearch {
 
 constexpr int kAnyLength = 64;  // longer than any path: PathSearch::longest finds the longest
 
-// The longest path from sq over its reach in free (or one of `enough` leaps or more), cached when
+// The longest path from sq over region, its reach (or one of `enough` leaps or more), cached when
 // exact; nullopt beyond the budget, which is cached too.
-std::optional<int> longest_path(int sq, uint64_t free, int enough = kAnyLength) {
-  const uint64_t region = reach(sq, free);
+std::optional<int> longest_path(int sq, uint64_t region, int enough = kAnyLength) {
   const int known = cache().find(sq, region);
   if (known >= 0) return known;
   if (known == -1) return std::nullopt;
@@ -108,7 +99,7 @@ std::optional<int> longest_path(int sq, uint64_t free, int enough = kAnyLength) 
 }  // namespace
 
 std::optional<int> attrition_longest_path(int sq, uint64_t free) {
-  return longest_path(sq, free & ~bit(sq));
+  return longest_path(sq, reach(sq, free & ~bit(sq)));
 }
 
 std::optional<SeparatedPaths> attrition_separated_paths(const AttritionRules& rules,
@@ -118,20 +109,19 @@ std::optional<SeparatedPaths> attrition_separated_paths(const AttritionRules& ru
   const int me = p.to_act, other = 1 - me;
   const int my_sq = __builtin_ctzll(p.knights[me]), other_sq = __builtin_ctzll(p.knights[other]);
   const uint64_t free = ~p.marked;
-  const uint64_t mine = reach(my_sq, free) | bit(my_sq);
-  const uint64_t theirs = reach(other_sq, free) | bit(other_sq);
+  const uint64_t mine = reach(my_sq, free), theirs = reach(other_sq, free);
   // A leap from one side's squares to the other's would be a shared square or a capture.
-  if (leaps_of_set(mine) & theirs) return std::nullopt;
+  if (leaps_of_set(mine | bit(my_sq)) & (theirs | bit(other_sq))) return std::nullopt;
   // The smaller region's longest path exactly, then whether the other knight outlasts it: the seat
   // to act needs one leap more than the other, the other as many as the seat to act.
   if (__builtin_popcountll(mine) <= __builtin_popcountll(theirs)) {
-    const std::optional<int> a = longest_path(my_sq, free);
-    const std::optional<int> b = a ? longest_path(other_sq, free, *a) : std::nullopt;
+    const std::optional<int> a = longest_path(my_sq, mine);
+    const std::optional<int> b = a ? longest_path(other_sq, theirs, *a) : std::nullopt;
     if (!b) return std::nullopt;
     return SeparatedPaths{*a, *b};
   }
-  const std::optional<int> b = longest_path(other_sq, free);
-  const std::optional<int> a = b ? longest_path(my_sq, free, *b + 1) : std::nullopt;
+  const std::optional<int> b = longest_path(other_sq, theirs);
+  const std::optional<int> a = b ? longest_path(my_sq, mine, *b + 1) : std::nullopt;
   if (!a) return std::nullopt;
   return SeparatedPaths{*a, *b};
 }

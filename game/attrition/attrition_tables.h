@@ -48,6 +48,15 @@ struct Tables {
   }
 };
 
+// Every square a knight leaps to from some square of b (by shifts, without the tables).
+inline uint64_t leaps_of_set(uint64_t b) {
+  constexpr uint64_t kNotA = 0xFEFEFEFEFEFEFEFEull, kNotAB = 0xFCFCFCFCFCFCFCFCull;
+  constexpr uint64_t kNotH = 0x7F7F7F7F7F7F7F7Full, kNotGH = 0x3F3F3F3F3F3F3F3Full;
+  const uint64_t one = ((b >> 1) & kNotH) | ((b << 1) & kNotA);
+  const uint64_t two = ((b >> 2) & kNotGH) | ((b << 2) & kNotAB);
+  return (one << 16) | (one >> 16) | (two << 8) | (two >> 8);
+}
+
 // The knight tables, built on first use.
 inline const Tables& tables() {
   static const Tables t;
