@@ -453,20 +453,50 @@ SearchResult Search::run(int simulations) {
 }
 
 void Search::prove_root(SearchResult& r) {
-  const int64_t budget = config_.proof_nodes >= 0 ? config_.proof_nodes : state_->proof_budget();
-  if (budget <= 0 || players_ != 2) return;
-  const Proof proof = prove(*state_, budget);
-  if (proof.winner != root_->player || proof.action < 0) return;
+  std::vector<double> returns;
+  int action = config_.solve_endgames ? winning_child(&returns) : -1;
+  if (action < 0) {
+    const int64_t budget = config_.proof_nodes >= 0 ? config_.proof_nodes : state_->proof_budget();
+    if (budget <= 0 || players_ != 2) return;
+    const Proof proof = prove(*state_, budget);
+    if (proof.winner != root_->player) return;
+    action = proof.action;
+    returns.assign(2, -1.0);
+    returns[size_t(proof.winner)] = 1.0;
+  }
   for (size_t i = 0; i < root_->edges.size(); ++i) {
     Edge& e = root_->edges[i];
-    if (e.action != proof.action) continue;
-    std::vector<double> returns(2, -1.0);
-    returns[size_t(proof.winner)] = 1.0;
+    if (e.action != action) continue;
     e.child = std::make_unique<Node>();  // any subtree from tree reuse gives way to the proof
     mark_exact(*e.child, returns);
     playouts(1, {int(i)}, r);
     return;
   }
+}
+
+int Search::winning_child(std::vector<double>* returns) {
+  const size_t me = size_t(root_->player);
+  const auto won = [&](const std::optional<std::vector<double>>& r) {
+    return r && (*r)[me] > 0.0 && *std::max_element(r->begin(), r->end()) == (*r)[me];
+  };
+  // A game-ending child is looked for only where the variant calls the root won (007's last move
+  // of a turn); elsewhere the tree finds it, and MultiPV analysis keeps its lines.
+  const bool root_won = won(state_->solved_returns());
+  for (const Edge& e : root_->edges) {
+    state_->apply(e.action);
+    std::optional<std::vector<double>> r;
+    if (state_->is_terminal()) {
+      if (root_won) r = state_->returns();
+    } else {
+      r = state_->solved_returns();
+    }
+    state_->undo();
+    if (won(r)) {
+      *returns = std::move(*r);
+      return e.action;
+    }
+  }
+  return -1;
 }
 
 int Search::choose_action(const SearchResult& r) {

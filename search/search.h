@@ -82,10 +82,14 @@ class Search {
   // Pipelined (config pipeline), the next batch is gathered while the
   // evaluator works on the last.
   void playouts(int count, const std::vector<int>& forced, SearchResult& r);
-  // Two players and a proof budget (config proof_nodes, or the game's): proves the root by
-  // proof.h's search; for a win the winning child is marked proven and visited once, which proves
-  // the root and ends the search.
+  // Finds a root action that wins at once: winning_child (config solve_endgames), else, with two
+  // players and a proof budget (config proof_nodes, or the game's), one proof.h's search proves;
+  // that child is marked proven and visited once, which proves the root and ends the search.
   void prove_root(SearchResult& r);
+  // A root action whose position the variant solves (GameState::solved_returns) as won for the
+  // root's player, or, where the variant calls the root itself won, that ends the game in its
+  // favour; with that position's returns; -1 if none.
+  int winning_child(std::vector<double>* returns);
   // Selects up to config batch leaves to evaluate (marked pending), while
   // done + in_flight + their number < count: proven leaves are backed up at
   // once and counted in done; with batch 1 each leaf is evaluated in place.

@@ -1,6 +1,7 @@
 // 007 Chess and 007-detente: one test per rule (rules/007.md).
 #include <algorithm>
 #include <catch.hpp>
+#include <random>
 
 #include "game/builtin/games.h"
 #include "tests/test_util.h"
@@ -171,4 +172,81 @@ TEST_CASE("a dead position is known to the game, though 007 plays on to the fift
   // Where a king can be captured or ascend (Ascending the Throne), bare kings are not dead.
   CHECK_FALSE(
       vzero::game_by_id("ascending").new_state("4k3/8/8/8/8/8/8/4K3 w - - 0 1")->dead_draw());
+}
+
+namespace {
+
+// Whether the chooser can end the game in its favour within `plies` more moves of its own choice
+// (plain search over the game interface).
+bool chooser_wins_within(vzero::GameState& s, int chooser, int plies) {
+  const std::vector<int> legal = s.legal_actions();
+  for (int a : legal) {
+    s.apply(a);
+    const bool wins = s.is_terminal() ? s.returns()[size_t(chooser)] > 0
+                                      : plies > 1 && s.current_player() == chooser &&
+                                            chooser_wins_within(s, chooser, plies - 1);
+    s.undo();
+    if (wins) return true;
+  }
+  return false;
+}
+
+// The move of the turn (1, 2, 3) from a 007 FEN's turn field ("turn:w2").
+int turn_move(const vzero::GameState& s) {
+  const std::string fen = s.fen();
+  return fen[fen.find("turn:") + 6] - '0';
+}
+
+}  // namespace
+
+TEST_CASE("007 solved_returns: a mate the chooser gives within its turn", "[007][solve]") {
+  // Move 3: Rh8 mates at once.
+  auto s = state("007", "k7/8/1K6/8/8/8/8/7R w - - 0 1 turn:w3");
+  CHECK(s->solved_returns() == std::vector<double>{1.0, -1.0});
+  // Move 2: White moves the black king to b8, then Rh8 mates; not in chess, which has no turns.
+  const char* two = "k7/p7/2K5/8/8/8/8/7R b - - 0 1";
+  CHECK(state("007", std::string(two) + " turn:w2")->solved_returns() ==
+        std::vector<double>{1.0, -1.0});
+  CHECK_FALSE(state("chess", two)->solved_returns());
+  // Move 1 looks at a mate at once only; the tree finds the 3-move ones one ply down. Here, from
+  // random play, Black mates within this turn but not at once.
+  auto first =
+      state("007", "rnbqkbnr/pppp1ppp/8/4p3/4P3/2P5/PP1P1PPP/RNBQKBNR b KQkq - 0 2 turn:b1");
+  CHECK_FALSE(first->solved_returns());
+  int winning = 0;
+  const std::vector<int> actions = first->legal_actions();
+  for (int a : actions) {
+    first->apply(a);
+    winning += first->solved_returns() == std::vector<double>{-1.0, 1.0};
+    first->undo();
+  }
+  CHECK(winning > 0);
+  // Black chooses here: no mate of White's king within the turn, and none by White counts.
+  CHECK_FALSE(state("007", "k7/8/1K6/8/8/8/8/7R b - - 0 1 turn:b1")->solved_returns());
+}
+
+TEST_CASE("007 solved_returns agrees with plain search over random games", "[007][solve]") {
+  // Every position of random games: solved iff the chooser wins within its turn's remaining moves
+  // (move 1: the move itself only), and then for the chooser.
+  std::mt19937 rng(59);
+  int solved = 0, positions = 0;
+  for (const char* variant : {"007", "007-detente"})
+    for (int game = 0; game < 60; ++game) {
+      auto s = state(variant);
+      for (int ply = 0; ply < 80 && !s->is_terminal(); ++ply) {
+        const int chooser = s->current_player();
+        const int move = turn_move(*s);
+        const bool expected = chooser_wins_within(*s, chooser, move == 1 ? 1 : 4 - move);
+        const auto r = s->solved_returns();
+        INFO(variant << " " << s->fen());
+        REQUIRE(bool(r) == expected);
+        if (r) CHECK((*r)[size_t(chooser)] == 1.0);
+        solved += expected;
+        ++positions;
+        const std::vector<int>& legal = s->legal_actions();
+        s->apply(legal[rng() % legal.size()]);
+      }
+    }
+  INFO(solved << " of " << positions);
+  CHECK(solved >= 20);
 }

@@ -538,6 +538,31 @@ TEST_CASE("attrition: a won endgame is won", "[mcts][attrition]") {
   CHECK(s->returns()[0] == 1.0);
 }
 
+TEST_CASE("search.solve_endgames: a 007 mate within the turn is played from the turn's first move",
+          "[mcts][007]") {
+  // Black (from random play) mates within this turn, though not at once: the root sees it one ply
+  // down (each child's solved_returns), though the evaluator calls Black lost.
+  const Game& game = game_by_id("007");
+  auto s = game.new_state("rnbqkbnr/pppp1ppp/8/4p3/4P3/2P5/PP1P1PPP/RNBQKBNR b KQkq - 0 2 turn:b1");
+  FixedEvaluator pessimistic({0.9f, -0.9f});
+  Search search(pessimistic, plain(2), 1);
+  search.set_root(*s);
+  const SearchResult r = search.run();
+  CHECK(r.proven);
+  CHECK(r.value[1] == 1.0f);
+  s->apply(r.best_action);
+  CHECK(s->solved_returns() == std::vector<double>{-1.0, 1.0});
+  // Played on by the same search, Black mates within the turn.
+  search.advance(r.best_action);
+  for (int move = 0; move < 2 && !s->is_terminal(); ++move) {
+    const int a = search.choose_action(search.run());
+    s->apply(a);
+    search.advance(a);
+  }
+  CHECK(s->end_reason() == "checkmate");
+  CHECK(s->returns() == std::vector<double>{-1.0, 1.0});
+}
+
 TEST_CASE("search.solve_endgames: separated attrition knights are proven on arrival",
           "[mcts][attrition]") {
   // Seat 0 (d4) walks the lower left, longest path 6, d4e2 a dead end; seat 1 (h8) has f7 h6 g8.

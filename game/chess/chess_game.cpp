@@ -84,6 +84,40 @@ bool ChessState::no_mating_material() const {
   return minors <= 1;
 }
 
+std::optional<std::vector<double>> ChessState::solved_returns() const {
+  // 007 (OO-1): every move of a turn is the chooser's, so a mate within the turn is a plain OR
+  // search. Its last move only (phases 1 and 2: up to 2 plies, about 1,200 positions); from a
+  // turn's first move the 3-ply search would cost ~40 network evaluations' time, so there only
+  // a mate at once counts (the tree finds the rest one ply down).
+  if (!pos_.has_turn_phases() || is_terminal()) return std::nullopt;
+  const int plies = pos_.phase() == 0 ? 1 : 3 - pos_.phase();
+  if (!chooser_mates_within(plies)) return std::nullopt;
+  std::vector<double> r(2, -1.0);
+  r[pos_.chooser()] = 1.0;
+  return r;
+}
+
+bool ChessState::chooser_mates_within(int plies) const {
+  Position& p = const_cast<Position&>(pos_);  // every move is taken back before returning
+  const Color chooser = p.chooser();
+  MoveList moves;
+  p.legal_moves(moves);
+  for (int i = 0; i < moves.size; ++i) {
+    p.do_move(moves.moves[i]);
+    bool wins = false;
+    if (plies > 1 || p.in_check()) {  // a last move that gives no check mates no one
+      MoveList replies;
+      p.legal_moves(replies);
+      const int result = outcome(replies.size, nullptr);
+      wins = result == int(chooser) ||
+             (result < 0 && plies > 1 && p.chooser() == chooser && chooser_mates_within(plies - 1));
+    }
+    p.undo_move();
+    if (wins) return true;
+  }
+  return false;
+}
+
 int ChessState::outcome(int legal_moves, std::string* reason) const {
   const auto set = [&](const char* r, int result) {
     if (reason) *reason = r;

@@ -2,6 +2,7 @@
 // Game and state of the chess-like variants (a Position plus game rules:
 // the end of the game, draws and the length cap).
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "game/actions.h"
@@ -39,6 +40,8 @@ class ChessState : public GameState {
   int plies() const override { return pos_.plies_played(); }
   int no_progress_plies() const override { return pos_.rule50(); }
   bool dead_draw() const override;  // no mating material, where only mate wins
+  // 007: a checkmate that the chooser can give within its turn (turn_mate_depth plies ahead).
+  std::optional<std::vector<double>> solved_returns() const override;
   uint64_t perft(int depth) override { return pos_.perft(depth); }
   std::string to_text() const override;
   void set_max_plies(int plies) override { max_plies_ = plies; }
@@ -57,6 +60,8 @@ class ChessState : public GameState {
   int outcome(int legal_moves, std::string* reason) const;
   bool insufficient_material() const;  // no mating material, where the variant scores it a draw
   bool no_mating_material() const;     // kings alone, or with one knight or bishop on the board
+  // Whether the chooser, moving `plies` more times in a row, can checkmate the other colour.
+  bool chooser_mates_within(int plies) const;
 
   const ChessGame& game_;
   Position pos_;
