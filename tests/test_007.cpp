@@ -4,6 +4,7 @@
 #include <random>
 
 #include "game/builtin/games.h"
+#include "game/chess/chess_game.h"
 #include "tests/test_util.h"
 #include "util/error.h"
 
@@ -249,4 +250,35 @@ TEST_CASE("007 solved_returns agrees with plain search over random games", "[007
     }
   INFO(solved << " of " << positions);
   CHECK(solved >= 20);
+}
+
+TEST_CASE("Position::may_give_check: exact for plain moves, never a missed check", "[007][solve]") {
+  std::mt19937 rng(5);
+  int checks = 0;
+  for (const char* variant : {"007", "chess"})
+    for (int game = 0; game < 40; ++game) {
+      auto s = state(variant);
+      for (int ply = 0; ply < 100 && !s->is_terminal(); ++ply) {
+        vzero::Position pos = dynamic_cast<const vzero::ChessState&>(*s).position();
+        vzero::MoveList moves;
+        pos.legal_moves(moves);
+        for (int i = 0; i < moves.size; ++i) {
+          const vzero::Move m = moves.moves[i];
+          const bool may = pos.may_give_check(m);
+          pos.do_move(m);
+          const bool gives = pos.in_check();
+          pos.undo_move();
+          INFO(variant << " " << s->fen() << " " << pos.move_text(m));
+          if (m.kind() == vzero::MoveKind::kNormal)
+            REQUIRE(may == gives);
+          else
+            REQUIRE((may || !gives));
+          checks += gives;
+        }
+        REQUIRE(pos.fen() == s->fen());
+        const std::vector<int>& legal = s->legal_actions();
+        s->apply(legal[rng() % legal.size()]);
+      }
+    }
+  CHECK(checks > 100);
 }

@@ -103,9 +103,10 @@ bool ChessState::chooser_mates_within(int plies) const {
   MoveList moves;
   p.legal_moves(moves);
   for (int i = 0; i < moves.size; ++i) {
+    if (plies == 1 && !p.may_give_check(moves.moves[i])) continue;  // no check, no mate
     p.do_move(moves.moves[i]);
     bool wins = false;
-    if (plies > 1 || p.in_check()) {  // a last move that gives no check mates no one
+    if (plies > 1 || p.in_check()) {
       MoveList replies;
       p.legal_moves(replies);
       const int result = outcome(replies.size, nullptr);

@@ -365,6 +365,21 @@ Bitboard Position::attackers_to(int s, Bitboard occupied, Color by) const {
   return a & occupied;
 }
 
+bool Position::may_give_check(Move m) {
+  if (m.kind() != MoveKind::kNormal || royal_ < 0) return true;
+  const Color us = stm_;
+  const Bitboard kings = pieces(opponent(us), royal_);
+  if (!kings) return false;
+  const int from = m.from(), to = m.to();
+  const Piece captured = board_[to];
+  if (captured != kNoPiece) remove_piece(to);
+  move_piece(from, to);
+  const bool check = attackers_to(lsb(kings), occupied_, us) != 0;
+  move_piece(to, from);
+  if (captured != kNoPiece) put_piece(captured, to);
+  return check;
+}
+
 bool Position::in_check() const {
   if (royal_ < 0 || !pieces(stm_, royal_)) return false;
   return attackers_to(lsb(pieces(stm_, royal_)), occupied_, opponent(stm_)) != 0;

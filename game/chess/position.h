@@ -72,6 +72,9 @@ class Position {
   int count(Color c, int type) const { return count_[c][type]; }
   bool has_royal(Color c) const { return royal_ >= 0 && pieces(c, royal_); }
   bool in_check() const;  // the side to move's king is attacked
+  // Whether legal move m may leave the other colour's king attacked: exact for plain moves and
+  // captures (checked with the pieces moved and put back), true for the special kinds.
+  bool may_give_check(Move m);
   // Earlier positions within the 50-move window equal to this one (same key).
   int repetitions() const;
   // The pieces of colour `by` that attack square s with the given occupancy.
