@@ -82,8 +82,8 @@ class GameState {
   // position: neither side can ever mate), though the rules play on; false where unknown.
   virtual bool dead_draw() const { return false; }
   // The returns per seat under best play from here, where the variant knows them exactly and
-  // cheaply (attrition's knights in regions of their own: the longer knight path wins); nullopt
-  // elsewhere and once the game is over.
+  // cheaply (attrition's knights in regions of their own: the longer knight path wins; 007: a mate
+  // within the chooser's turn); nullopt elsewhere and once the game is over.
   virtual std::optional<std::vector<double>> solved_returns() const { return std::nullopt; }
   // How many positions a proof search from here (search/proof.h) may visit by default ([search]
   // proof_nodes = -1): worth it where exact answers lie a few plies away (attrition's endgames);

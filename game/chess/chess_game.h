@@ -40,7 +40,8 @@ class ChessState : public GameState {
   int plies() const override { return pos_.plies_played(); }
   int no_progress_plies() const override { return pos_.rule50(); }
   bool dead_draw() const override;  // no mating material, where only mate wins
-  // 007: a checkmate that the chooser can give within its turn (turn_mate_depth plies ahead).
+  // 007: won for the chooser where it can mate with the rest of its turn (on the turn's second and
+  // third moves; on the first, a mate at once).
   std::optional<std::vector<double>> solved_returns() const override;
   uint64_t perft(int depth) override { return pos_.perft(depth); }
   std::string to_text() const override;
