@@ -484,12 +484,9 @@ int Search::winning_child(std::vector<double>* returns) {
   const bool root_won = won(state_->solved_returns());
   for (const Edge& e : root_->edges) {
     state_->apply(e.action);
-    std::optional<std::vector<double>> r;
-    if (state_->is_terminal()) {
-      if (root_won) r = state_->returns();
-    } else {
-      r = state_->solved_returns();
-    }
+    // solved_returns is nullopt once the game is over.
+    std::optional<std::vector<double>> r =
+        root_won && state_->is_terminal() ? state_->returns() : state_->solved_returns();
     state_->undo();
     if (won(r)) {
       *returns = std::move(*r);

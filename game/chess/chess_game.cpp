@@ -86,9 +86,9 @@ bool ChessState::no_mating_material() const {
 
 std::optional<std::vector<double>> ChessState::solved_returns() const {
   // 007 (OO-1): every move of a turn is the chooser's, so a mate within the turn is a plain OR
-  // search. Its last move only (phases 1 and 2: up to 2 plies, about 1,200 positions); from a
-  // turn's first move the 3-ply search would cost ~40 network evaluations' time, so there only
-  // a mate at once counts (the tree finds the rest one ply down).
+  // search. On the turn's second and third moves, the rest of the turn (up to 2 plies, about 1,200
+  // positions); from its first move the 3-ply search would cost ~40 network evaluations' time, so
+  // there only a mate at once counts (the tree finds the rest one ply down).
   if (!pos_.has_turn_phases() || is_terminal()) return std::nullopt;
   const int plies = pos_.phase() == 0 ? 1 : 3 - pos_.phase();
   if (!chooser_mates_within(plies)) return std::nullopt;
@@ -110,8 +110,7 @@ bool ChessState::chooser_mates_within(int plies) const {
       MoveList replies;
       p.legal_moves(replies);
       const int result = outcome(replies.size, nullptr);
-      wins = result == int(chooser) ||
-             (result < 0 && plies > 1 && p.chooser() == chooser && chooser_mates_within(plies - 1));
+      wins = result == int(chooser) || (result < 0 && plies > 1 && chooser_mates_within(plies - 1));
     }
     p.undo_move();
     if (wins) return true;

@@ -61,7 +61,7 @@ class ChessState : public GameState {
   int outcome(int legal_moves, std::string* reason) const;
   bool insufficient_material() const;  // no mating material, where the variant scores it a draw
   bool no_mating_material() const;     // kings alone, or with one knight or bishop on the board
-  // Whether the chooser, moving `plies` more times in a row, can checkmate the other colour.
+  // Whether the chooser can checkmate the other colour within `plies` more moves, all in its turn.
   bool chooser_mates_within(int plies) const;
 
   const ChessGame& game_;
