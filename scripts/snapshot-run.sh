@@ -3,8 +3,8 @@
 #   scripts/snapshot-run.sh RUN_DIR DEST [SHARD_GENERATIONS]
 # DEST (e.g. campaigns/losalamos-deeper) receives the run's config.toml, metrics.csv, ratings.csv,
 # openings.txt, the match records, generation 0, the current model and the trainer's state
-# (models/train.pt). The self-play shards only of the newest SHARD_GENERATIONS generations (default
-# 0, about 5 MB a generation of 300 games): a run resumed from a snapshot (copy DEST to a new run
+# (models/train.pt). The self-play shards only of the newest SHARD_GENERATIONS finished generations
+# (default 0, about 5 MB a generation of 300 games), with those of one in progress: a run resumed from a snapshot (copy DEST to a new run
 # folder and start the same `vzero loop` command on it) goes on from its current model and
 # generation count with a replay window of those shards, which refills from its next games (a
 # young run, whose window is a few generations, loses less with them). Scripts already in DEST
@@ -31,10 +31,13 @@ for f in ratings.csv openings.txt curve.png; do [ -f "$run/$f" ] && cp "$run/$f"
 cp "$run"/records/*.jsonl "$dest.tmp/records/" 2>/dev/null || true
 cp "$run/models/gen-000.pt" "$run/$model" "$dest.tmp/models/"
 [ -f "$run/models/train.pt" ] && cp "$run/models/train.pt" "$dest.tmp/models/"
-# The newest generations' shards (named genG-...h5 by the loop).
+# The shards (named genG-...h5 by the loop) of the newest finished generations, and those of a
+# generation still in progress (its finished shards: a resume counts them as games played).
 if [ "$keep" -gt 0 ] && [ -d "$run/shards" ]; then
   mkdir -p "$dest.tmp/shards"
-  for g in $(ls "$run/shards" | sed -n 's/^gen\([0-9][0-9]*\)-.*\.h5$/\1/p' | sort -n -u | tail -n "$keep"); do
+  done_gens=$(tail -n 1 "$run/metrics.csv" | cut -d, -f1)
+  for g in $(ls "$run/shards" | sed -n 's/^gen\([0-9][0-9]*\)-.*\.h5$/\1/p' | sort -n -u |
+    awk -v done="$done_gens" -v keep="$keep" '$1 > done - keep'); do
     cp "$run/shards/gen$g-"*.h5 "$dest.tmp/shards/"
   done
 fi

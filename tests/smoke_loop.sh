@@ -45,6 +45,12 @@ test "$gen4_step" -eq 80 || fail "resumed: gen-004 is at step $gen4_step, not 80
 bash "$snapshot" "$dir/run" "$dir/snap3" 1 > /dev/null
 ls "$dir/snap3/shards" | grep -q '^gen3-.*\.h5$' || fail "the snapshot with shards has no shards of generation 3"
 ! ls "$dir/snap3/shards" | grep -v '^gen3-' || fail "the snapshot with 1 shard generation holds older shards"
+# A generation in progress (a finished shard of generation 4 only) does not count as one of them.
+cp -r "$dir/run" "$dir/busy" && rm -f "$dir/busy/lock"
+cp "$(ls "$dir/busy/shards/"gen3-*.h5 | head -n 1)" "$dir/busy/shards/gen4-1-000099.h5"
+bash "$snapshot" "$dir/busy" "$dir/snap5" 1 > /dev/null
+ls "$dir/snap5/shards" | grep -q '^gen3-.*\.h5$' || fail "a generation in progress pushed out generation 3's shards"
+ls "$dir/snap5/shards" | grep -q '^gen4-1-000099\.h5$' || fail "the snapshot dropped the generation in progress"
 cp -r "$dir/snap3" "$dir/resumed3"
 "$vzero" loop --config "$config" --run-dir "$dir/resumed3" --set loop.generations=4 > "$dir/log3"
 test "$(tail -n +2 "$dir/resumed3/metrics.csv" | wc -l)" -eq 4 || fail "resumed with shards: expected 4 metrics rows"
