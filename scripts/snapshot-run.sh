@@ -4,11 +4,11 @@
 # DEST (e.g. campaigns/losalamos-deeper) receives the run's config.toml, metrics.csv, ratings.csv,
 # openings.txt, the match records, generation 0, the current model and the trainer's state
 # (models/train.pt). The self-play shards only of the newest SHARD_GENERATIONS finished generations
-# (default 0, about 5 MB a generation of 300 games), with those of one in progress: a run resumed from a snapshot (copy DEST to a new run
-# folder and start the same `vzero loop` command on it) goes on from its current model and
-# generation count with a replay window of those shards, which refills from its next games (a
-# young run, whose window is a few generations, loses less with them). Scripts already in DEST
-# (its resume.sh) are kept.
+# (default 0, about 5 MB a generation of 300 games), with those of one in progress: a run resumed
+# from a snapshot (copy DEST to a new run folder and start the same `vzero loop` command on it)
+# goes on from its current model and generation count with a replay window of those shards, which
+# refills from its next games (a young run, whose window is a few generations, loses less with
+# them). Scripts already in DEST (its resume.sh) are kept.
 set -euo pipefail
 usage="usage: scripts/snapshot-run.sh RUN_DIR DEST [SHARD_GENERATIONS]"
 run=${1:?$usage}
