@@ -1,7 +1,9 @@
 // Network tests: the inference forms (folded, channels_last, frozen, winograd, int8) against the
 // model as trained, on random and shipped models, alone and under several inference workers.
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <random>
 #include <string>
 #include <thread>
@@ -205,8 +207,12 @@ TEST_CASE("net: the winograd form runs a trained Los Alamos model within float r
     return (p.to(torch::kDouble) - exact_policy).abs().max().item<double>();
   };
   CHECK(error(got.policy) <= 1e-5);
-  CHECK(error(got.policy) <=
-        1.25 * error(want.policy));  // as exact as LibTorch's fp32, near enough
+  // As exact as LibTorch's fp32, near enough. LibTorch's error depends on the kernel it picks for
+  // the CPU (7.6e-6 with AVX2, 4.9e-6 on an AVX-512/AMX Xeon), so the bound is the larger of 1.25x
+  // that and 5 units in the last place of the largest logit (float rounding itself).
+  const float top = exact_policy.abs().max().item<float>();
+  const double ulp = double(std::nextafter(top, 2 * top) - top);
+  CHECK(error(got.policy) <= std::max(1.25 * error(want.policy), 5 * ulp));
   // Whatever model ships now: the same agreement with LibTorch's fp32 on the same positions.
   check_winograd_agrees(load_losalamos(std::string(VZERO_MODELS_DIR) + "/losalamos.pt"), x);
   CHECK_THROWS_WITH(inference_model(m, "winograd")->forward(x.narrow(1, 0, 3)),
