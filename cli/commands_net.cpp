@@ -1,4 +1,5 @@
-// vzero export | bench nn: TorchScript and ONNX export, and the inference ceiling.
+// vzero export | grow | bench nn: TorchScript and ONNX export, growing a
+// model into a larger one, and the inference ceiling.
 #include <ATen/Parallel.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "game/builtin/games.h"
 #include "net/checkpoint.h"
 #include "net/export.h"
+#include "net/grown.h"
 #include "net/model.h"
 #include "net/spec/server_config.h"
 #include "training/run_config.h"
@@ -242,6 +244,38 @@ void bench_nn(const std::string& variant, const std::string& model_path,
   }
 }
 
+struct GrowOptions {
+  std::string model, out;
+  int blocks = 0, filters = 0;
+  uint64_t seed = 1;
+};
+
+int64_t parameter_count(PolicyValueNet& model) {
+  int64_t n = 0;
+  for (const auto& p : model->parameters()) n += p.numel();
+  return n;
+}
+
+// vzero grow: a checkpoint grown into a larger network with the same outputs (net/grown.h),
+// saved as the start of a new network's training (step 0, no optimizer state) with the
+// generation of the checkpoint it grew from.
+void grow(const GrowOptions& o) {
+  check(o.blocks > 0 || o.filters > 0, "give --blocks or --filters (or both)");
+  Checkpoint in = load_checkpoint(o.model);
+  ModelConfig to = in.model->config;
+  if (o.blocks > 0) to.blocks = o.blocks;
+  if (o.filters > 0) to.filters = o.filters;
+  PolicyValueNet grown = grown_model(in.model, model_config_from_text(to.to_text()), o.seed);
+  save_checkpoint(o.out, grown, 0, in.generation);
+  const auto shape = [](PolicyValueNet& m) {
+    return std::to_string(m->config.blocks) + "x" + std::to_string(m->config.filters) + " (" +
+           std::to_string(parameter_count(m)) + " parameters, " +
+           std::to_string(int64_t(m->graph.flops_per_eval() / 1e6)) + " MFLOP an evaluation)";
+  };
+  std::cout << "grew " << o.model << ": " << shape(in.model) << " -> " << shape(grown) << "; wrote "
+            << o.out << std::endl;
+}
+
 }  // namespace
 
 void add_net_commands(CLI::App& app) {
@@ -263,6 +297,18 @@ void add_net_commands(CLI::App& app) {
                  "Also write N positions of random play with the model's outputs to STEM.golden/")
       ->check(CLI::Range(0, 1000000));
   ex->callback([o] { export_model(*o); });
+
+  auto g = std::make_shared<GrowOptions>();
+  CLI::App* gr = app.add_subcommand(
+      "grow", "Grow a model into a larger network (more blocks or filters) with the same outputs");
+  gr->add_option("--model", g->model, "Checkpoint to grow")->required();
+  gr->add_option("--out", g->out, "Checkpoint to write")->required();
+  gr->add_option("--blocks", g->blocks, "Residual blocks of the grown network (added at the end)")
+      ->check(CLI::Range(1, 64));
+  gr->add_option("--filters", g->filters, "Channels of the grown tower")
+      ->check(CLI::Range(1, 1024));
+  gr->add_option("--seed", g->seed, "Seed of the added blocks and of the copied channels");
+  gr->callback([g] { grow(*g); });
 
   struct BenchOptions {
     std::string variant = "chess", model, device = "cpu", form = ServerConfig{}.form, config;

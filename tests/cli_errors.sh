@@ -43,6 +43,13 @@ expect_error selfplay --variant attrition --model "$tmp/bad.pt" --games 1 --out 
 expect_error selfplay --variant attrition --set selfplay.full_visits=-5 --games 1 --out "$tmp/sp"
 expect_error export --variant chess --model "$tmp/bad.pt" --out "$tmp/x.ts"
 expect_error export --variant chess --format tflite --out "$tmp/x.ts"
+models=$(dirname "$0")/../models
+expect_error grow --model "$tmp/bad.pt" --out "$tmp/g.pt" --blocks 8
+expect_error grow --model "$models/losalamos.pt" --out "$tmp/g.pt"
+expect_error grow --model "$models/losalamos.pt" --out "$tmp/g.pt" --blocks 1
+expect_error grow --model "$models/losalamos.pt" --out "$tmp/g.pt" --filters 0
+expect_ok grow --model "$models/losalamos.pt" --out "$tmp/g.pt" --blocks 10 --filters 72
+expect_ok arena --variant losalamos --a net:model="$tmp/g.pt",sims=8 --b random --games 2
 expect_error export --variant chess --format onnx --out "$tmp/x.json"
 expect_error train --config "$tmp/typo.toml" --run-dir "$tmp/run"
 expect_error train --run-dir "$tmp/empty-run"

@@ -14,6 +14,7 @@
 #include "selfplay/shard.h"
 #include "test_util.h"
 #include "training/run_dir.h"
+#include "training/targets.h"
 #include "training/train_run.h"
 #include "training/window.h"
 #include "util/error.h"
@@ -50,6 +51,16 @@ std::map<int64_t, GameRecord> games_by_id(const fs::path& dir) {
       if (!out.emplace(g.game_id, g).second)
         throw Error("game id " + std::to_string(g.game_id) + " twice");
   return out;
+}
+
+// An attrition run config of a 1x8 network trained `steps` steps of 16 samples on one thread,
+// no held-out games, with the lines of train_extra added to [train].
+RunConfig tiny_train_config(int steps, const std::string& train_extra = "") {
+  return parse_run_config(
+      "variant = \"attrition\"\nseed = 3\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n"
+      "[train]\nbatch_size = 16\nsteps = " +
+          std::to_string(steps) + "\nthreads = 1\nholdout_fraction = 0.0\n" + train_extra,
+      "test config");
 }
 
 }  // namespace
@@ -141,14 +152,53 @@ TEST_CASE("replay window: duplicate games once, in the order of game id and ply"
   fs::remove_all(dir);
 }
 
+TEST_CASE("training: the window grows with the positions the run recorded, not only its shards",
+          "[loop]") {
+  const fs::path dir = vzero::testing::temp_dir("loop-window-growth");
+  run_selfplay(rollout_job(dir / "shards", 6));
+  const RunConfig config =
+      tiny_train_config(1, "window_growth = true\nwindow_min = 10\nwindow_positions = 1000000\n");
+  // The window's size in samples, from the training's summary line.
+  const auto window_samples = [&](const TrainRequest& request) {
+    std::ostringstream log;
+    run_training({config, dir.string(), log}, request);
+    std::istringstream words(log.str());
+    for (std::string w; words >> w;)
+      if (w == "samples") {
+        int64_t n = 0;
+        words >> n;
+        return n;
+      }
+    return int64_t(-1);
+  };
+  int64_t shard_positions = 0;
+  for (const std::string& path : list_shards((dir / "shards").string()))
+    shard_positions += readable_shard_counts(path).samples;
+  // The shards alone: the growth rule's window for their count (whole games of the newest
+  // shards), smaller than they are.
+  const int64_t young = window_samples({});
+  CHECK(young >= window_size(config.train, shard_positions));
+  CHECK(young < shard_positions);
+  // A run folder that recorded 100,000 positions (its older shards gone, as after a resume from
+  // a snapshot) keeps the window of 100,000 positions: here every shard.
+  MetricsRow row;
+  row.generation = 1;
+  row.positions = 100000;
+  RunFolder(dir.string()).append_metrics(row);
+  CHECK(window_samples({}) == shard_positions);
+  // The loop's training of generation 1 counts the rows before it and its new positions.
+  TrainRequest gen1;
+  gen1.generation = 1;
+  gen1.new_positions = shard_positions;
+  CHECK(window_samples(gen1) == young);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("training: the loop's training of a generation runs once, however often it is called",
           "[loop]") {
   const fs::path dir = vzero::testing::temp_dir("loop-train");
   run_selfplay(rollout_job(dir / "shards", 4));
-  const RunConfig config = parse_run_config(
-      "variant = \"attrition\"\nseed = 3\n[model]\nblocks = 1\nfilters = 8\nvalue_hidden = 16\n"
-      "[train]\nbatch_size = 16\nsteps = 30\nthreads = 1\nholdout_fraction = 0.0\n",
-      "test config");
+  const RunConfig config = tiny_train_config(30);
   std::ostringstream quiet;
   TrainRequest gen1;
   gen1.generation = 1;

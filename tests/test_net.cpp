@@ -1,4 +1,5 @@
 // Network tests: shapes, the optional heads, checkpoints, the server.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include "match/players.h"
 #include "net/checkpoint.h"
 #include "net/export.h"
+#include "net/grown.h"
 #include "net/model.h"
 #include "net/server.h"
 #include "net_test_util.h"
@@ -145,6 +147,85 @@ TEST_CASE("net: global pooling, the wdl head and the moves-left head", "[net]") 
   CHECK(old.global_pooling == 0);
   CHECK(old.value_head == "scalar");
   CHECK(!old.moves_left_head);
+}
+
+namespace {
+
+// The largest difference between two models' outputs on x (every output both have).
+float output_gap(PolicyValueNet& a, PolicyValueNet& b, const torch::Tensor& x) {
+  torch::NoGradGuard g;
+  NetOutput pa = a->forward(x), pb = b->forward(x);
+  float gap = (pa.policy - pb.policy).abs().max().item<float>();
+  gap = std::max(gap, (pa.values - pb.values).abs().max().item<float>());
+  if (pa.wdl.defined()) gap = std::max(gap, (pa.wdl - pb.wdl).abs().max().item<float>());
+  if (pa.moves_left.defined())
+    gap = std::max(gap, (pa.moves_left - pb.moves_left).abs().max().item<float>());
+  return gap;
+}
+
+}  // namespace
+
+TEST_CASE("net: a grown model computes what it grew from", "[net][grow]") {
+  const Game& game = game_by_id("chess");
+  ModelConfig c = small_config();
+  c.policy_head = "conv";
+  c.global_pooling = 1;
+  c.value_head = "wdl";
+  c.moves_left_head = true;
+  PolicyValueNet small = small_model(game, c);
+  const torch::Tensor x = inputs(game, sample_states(game, 16, 9));
+
+  // Blocks only: the added blocks start as identities, so the outputs are the same floats.
+  ModelConfig deeper = c;
+  deeper.blocks = 4;
+  PolicyValueNet d = grown_model(small, deeper, 5);
+  CHECK(d->named_parameters().contains("tower.3.conv2.weight"));
+  CHECK(output_gap(small, d, x) == 0.0f);
+
+  // Filters as well: within float rounding, in eval mode and with batch statistics (training).
+  ModelConfig wider = deeper;
+  wider.filters = 24;
+  PolicyValueNet w = grown_model(small, wider, 5);
+  CHECK(w->named_parameters()["input_conv.weight"].size(0) == 24);
+  CHECK(output_gap(small, w, x) < 2e-5f);
+  small->train();
+  w->train();
+  CHECK(output_gap(small, w, x) < 2e-5f);
+  small->eval();
+
+  // Each added channel copies one of the first 16, and its readers split that channel's
+  // weights between the copies in shares that differ (so training can separate them).
+  torch::NoGradGuard g;
+  const torch::Tensor in_old = small->named_parameters()["input_conv.weight"];
+  const torch::Tensor in_new = w->named_parameters()["input_conv.weight"];
+  const torch::Tensor read_old = small->named_parameters()["tower.0.conv1.weight"];
+  const torch::Tensor read_new = w->named_parameters()["tower.0.conv1.weight"];
+  for (int64_t j = 16; j < 24; ++j) {
+    int64_t source = -1;
+    for (int64_t k = 0; k < 16; ++k)
+      if (torch::equal(in_new[j], in_old[k])) source = k;
+    REQUIRE(source >= 0);
+    const torch::Tensor copies = read_new.slice(0, 0, 16).select(1, j);
+    const torch::Tensor original = read_new.slice(0, 0, 16).select(1, source);
+    CHECK(!torch::allclose(copies, original));
+    // The shares of one old channel sum to 1 (over every copy of it, the original included).
+    torch::Tensor sum = original.clone();
+    for (int64_t m = 16; m < 24; ++m)
+      if (torch::equal(in_new[m], in_old[source])) sum += read_new.slice(0, 0, 16).select(1, m);
+    CHECK(torch::allclose(sum, read_old.select(1, source), 1e-5, 1e-6));
+  }
+
+  // Only blocks and filters grow, and neither shrinks.
+  ModelConfig fewer = c;
+  fewer.blocks = 1;
+  CHECK_THROWS_WITH(grown_model(small, fewer, 5), Catch::Contains("fewer blocks"));
+  ModelConfig narrower = c;
+  narrower.filters = 8;
+  CHECK_THROWS_WITH(grown_model(small, narrower, 5), Catch::Contains("fewer filters"));
+  ModelConfig other = deeper;
+  other.value_hidden = 32;
+  CHECK_THROWS_WITH(grown_model(small, other, 5),
+                    Catch::Contains("only [model] blocks and filters"));
 }
 
 TEST_CASE("net: the convolutional policy head reads each action at its plane and square",

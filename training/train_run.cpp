@@ -18,6 +18,22 @@ namespace vzero {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The positions that metrics.csv records the run generating before this training's generation,
+// plus the new ones: more than its shards hold when old shards are gone (a run resumed from a
+// snapshot that kept the newest generations only), which the window's growth must not forget.
+int64_t recorded_positions(const RunFolder& folder, const TrainRequest& request) {
+  int64_t total = request.new_positions;
+  std::error_code ec;
+  if (!fs::exists(folder.metrics_path(), ec)) return total;
+  for (const MetricsRow& row : folder.read_metrics())
+    if (request.generation == 0 || row.generation < request.generation) total += row.positions;
+  return total;
+}
+
+}  // namespace
+
 TrainOutcome run_training(const RunContext& run, const TrainRequest& request) {
   const RunConfig& config = run.config;
   const RunFolder& folder = run.folder;
@@ -36,8 +52,11 @@ TrainOutcome run_training(const RunContext& run, const TrainRequest& request) {
   std::vector<std::string> shards;
   int64_t positions = 0;
   for (std::string path; std::getline(listed, path);) shards.push_back(path);
-  if (config.train.window_growth)
+  if (config.train.window_growth) {
     for (const std::string& path : shards) positions += readable_shard_counts(path).samples;
+    if (lead) positions = std::max(positions, recorded_positions(folder, request));
+    if (group) positions = std::stoll(group->broadcast_text(std::to_string(positions)));
+  }
   if (shards.empty()) throw Error("no training samples in '" + folder.shards_dir() + "'");
   const ReplayWindow window =
       load_window(game, shards, window_size(config.train, positions), config.train.holdout_fraction,
