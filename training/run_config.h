@@ -51,8 +51,8 @@ struct TrainConfig {
   double fast_value_weight =
       1.0;  // weight of fast-search positions in the value loss (full ones: 1)
   double moves_left_weight = 0.5;  // weight of the moves-left loss (models with a moves-left head)
-  bool window_growth = false;  // KataGo-style window: grows with the positions the run generated
-                               // (metrics.csv and its shards), up to window_positions
+  bool window_growth = false;     // KataGo-style window: grows with the positions the run generated
+                                  // (metrics.csv and its shards), up to window_positions
   int window_min = 25000;         // the window while fewer positions exist, and the growth's scale
   double window_exponent = 0.75;  // growth: min * (1 + slope * ((N / min)^exponent - 1) / exponent)
   double window_slope = 0.4;
