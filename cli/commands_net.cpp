@@ -166,6 +166,13 @@ Accuracy accuracy(const NetOutput& want, const NetOutput& got) {
   return a;
 }
 
+// The number of trained parameters of model.
+int64_t parameter_count(PolicyValueNet& model) {
+  int64_t n = 0;
+  for (const auto& p : model->parameters()) n += p.numel();
+  return n;
+}
+
 // vzero bench nn: for each form, its accuracy against the model as trained on seeded positions
 // of random play, then evals/s, GFLOP/s and their share of the measured fp32 peak per batch.
 void bench_nn(const std::string& variant, const std::string& model_path,
@@ -187,12 +194,10 @@ void bench_nn(const std::string& variant, const std::string& model_path,
       if (f != "unfolded") forms.push_back(f);
   const ModelIdentity& id = trained->identity;
   const double flops = trained->graph.flops_per_eval();
-  int64_t params = 0;
-  for (const torch::Tensor& p : trained->parameters()) params += p.numel();
   std::cout << "model " << variant << " blocks " << trained->config.blocks << " filters "
             << trained->config.filters << " policy_head " << trained->config.policy_head
-            << " params " << params << " device " << device_name << " threads " << threads
-            << " mflop_per_eval " << flops / 1e6 << std::endl;
+            << " params " << parameter_count(trained) << " device " << device_name << " threads "
+            << threads << " mflop_per_eval " << flops / 1e6 << std::endl;
   const torch::Tensor golden =
       golden_inputs(game, 256, 1, trained->input_plies, trained->identity.encoding).to(device);
   NetOutput want;
@@ -249,12 +254,6 @@ struct GrowOptions {
   int blocks = 0, filters = 0;
   uint64_t seed = 1;
 };
-
-int64_t parameter_count(PolicyValueNet& model) {
-  int64_t n = 0;
-  for (const auto& p : model->parameters()) n += p.numel();
-  return n;
-}
 
 // vzero grow: a checkpoint grown into a larger network with the same outputs (net/grown.h),
 // saved as the start of a new network's training (step 0, no optimizer state) with the
