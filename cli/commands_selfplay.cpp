@@ -70,7 +70,9 @@ void run_selfplay_command(const SelfplayOptions& o) {
   if (!o.model.empty()) {
     server = std::make_unique<InferenceServer>(game, config.inference, o.model);
     job.evaluator = server.get();
-    generation = server->generation();
+    // A network's games are never generation 0, the network-free bootstrap whose share of a
+    // window [train] bootstrap_share caps (a model trained by `vzero train` alone is at 0).
+    generation = std::max(1, server->generation());
   } else {
     const std::string name = config.selfplay.evaluator;
     job.evaluator_per_game = [name](uint64_t seed) { return make_basic_evaluator(name, seed); };
@@ -170,7 +172,9 @@ void add_selfplay_command(CLI::App& app) {
   CLI::App* sp = app.add_subcommand("selfplay", "Play games against itself and write HDF5 shards");
   sp->add_option("--variant", o->variant, "Variant id (overrides the config)");
   sp->add_option("--config", o->config, "Run config (TOML)");
-  sp->add_option("--model", o->model, "Checkpoint (default: a network-free evaluator)");
+  sp->add_option("--model", o->model,
+                 "Checkpoint (default: a network-free evaluator); its games are labelled with "
+                 "its generation, at least 1 (generation 0 is the network-free bootstrap)");
   sp->add_option("--games", o->games, "Games to play (default: the config's selfplay.games)")
       ->check(CLI::Range(1, 100000000))
       ->default_str("");

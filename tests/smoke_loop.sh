@@ -19,6 +19,10 @@ test "$gen2_step" -eq 40 || fail "gen-002 is at step $gen2_step, not 40"
 "$vzero" loop --config "$config" --run-dir "$dir/run" --set loop.generations=3 | tee "$dir/log"
 grep -q "2 generations done" "$dir/log" || fail "the restart did not go on from generation 2"
 test "$(tail -n +2 "$dir/run/metrics.csv" | wc -l)" -eq 3 || fail "expected 3 metrics rows"
+# Games played by a network are not the network-free bootstrap, even by a generation-0 model:
+# their shards are labelled generation 1 (so [train] bootstrap_share does not cap them).
+"$vzero" selfplay --config "$config" --model "$dir/run/models/gen-000.pt" --games 2 --out "$dir/sp" > /dev/null 2>&1
+ls "$dir"/sp/selfplay-g1-*.h5 > /dev/null 2>&1 || fail "selfplay by gen-000 wrote $(ls "$dir/sp"), not selfplay-g1-*"
 # A different config in the same folder is refused as bad input (exit 2, one line naming the cause).
 rc=0
 "$vzero" loop --config "$config" --run-dir "$dir/run" --set selfplay.games=5 > /dev/null 2> "$dir/err" || rc=$?

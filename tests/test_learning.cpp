@@ -39,14 +39,16 @@ Sample sample(float result0, float root0, int ply, int moves_left) {
 }
 
 // Self-play games of attrition into dir/shards, played by generation `generation`.
-void make_shards(const fs::path& dir, int games, int generation, int64_t first_id) {
+void make_shards(const fs::path& dir, int games, int generation, int64_t first_id,
+                 uint64_t seed = 1, const std::string& prefix = "gen") {
   const Game& game = game_by_id("attrition");
   RolloutEvaluator eval(1);
   SelfplayJob job =
       vzero::testing::selfplay_job(game, eval, (dir / "shards").string(),
                                    vzero::testing::small_selfplay(games, 1, 10, 32, 8), generation);
   job.first_game_id = first_id;
-  job.file_prefix = "gen" + std::to_string(generation);
+  job.seed = seed;
+  job.file_prefix = prefix + std::to_string(generation);
   run_selfplay(job);
 }
 
@@ -188,6 +190,29 @@ TEST_CASE("the window knows moves left and caps the bootstrap's share", "[traini
   make_shards(only, 10, 0, 0);
   CHECK(load_window(game, (only / "shards").string(), 1000000, 0.0, 0.1).train.size() ==
         load_window(game, (only / "shards").string(), 1000000, 0.0).train.size());
+}
+
+TEST_CASE("the window keeps distinct games that share an id, and a game written twice once",
+          "[training][learning]") {
+  const fs::path dir = vzero::testing::temp_dir("learn-window-ids");
+  make_shards(dir, 6, 1, 0);               // ids 0..5
+  make_shards(dir, 6, 1, 0, 99, "other");  // another folder's games, also ids 0..5
+  const Game& game = game_by_id("attrition");
+  const std::string shards = (dir / "shards").string();
+  const auto games_of = [](const ReplayWindow& w) {
+    std::set<int64_t> ids;
+    for (const Sample& s : w.train) ids.insert(s.game_id);
+    return ids;
+  };
+  const ReplayWindow w = load_window(game, shards, 1000000, 0.0);
+  CHECK(int64_t(w.train.size()) == count_positions(shards));  // nothing dropped
+  CHECK(games_of(w).size() == 12);
+  // A copy of a shard adds nothing: the same games (ids and seeds) count once.
+  const std::vector<std::string> files = list_shards(shards);
+  fs::copy_file(files.front(), dir / "shards" / "copy.h5");
+  const ReplayWindow again = load_window(game, shards, 1000000, 0.0);
+  CHECK(again.train.size() == w.train.size());
+  CHECK(games_of(again).size() == 12);
 }
 
 TEST_CASE("a win/draw/loss and moves-left model learns its targets", "[training][learning]") {

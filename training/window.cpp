@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <iostream>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "game/zobrist.h"
 #include "net/spec/model_config.h"
@@ -38,6 +37,19 @@ void cap_bootstrap(std::vector<Sample>& part, double share) {
              part.end());
 }
 
+// The id under which a game (its id in its shard, its seed) enters the window, taken in
+// seed_of; -1 when the same game (id and seed) is there already. A distinct game whose id is
+// taken gets one derived from its id and seed (the same on every load), above every id a run
+// gives (generation * 10^8 + index).
+int64_t window_game_id(std::unordered_map<int64_t, uint64_t>& seed_of, int64_t id, uint64_t seed) {
+  for (uint64_t h = uint64_t(id) ^ seed;;) {
+    const auto [it, fresh] = seed_of.emplace(id, seed);
+    if (fresh) return id;
+    if (it->second == seed) return -1;
+    id = int64_t((splitmix64(h) >> 2) | (uint64_t(1) << 61));
+  }
+}
+
 }  // namespace
 
 ShardCounts readable_shard_counts(const std::string& path) {
@@ -66,7 +78,10 @@ ReplayWindow load_window(const Game& game, const std::vector<std::string>& shard
   ReplayWindow w;
   const ModelIdentity id = ModelIdentity::of(game, encoding);
   int64_t total = 0;
-  std::unordered_set<int64_t> seen;  // games of the shards read so far (newer ones first)
+  // The seed of each game id taken so far (newer shards first). A game is its id and its seed:
+  // the same game written twice counts once, and a game whose id another game already holds
+  // (two self-play folders both count from 0) counts under an id of its own.
+  std::unordered_map<int64_t, uint64_t> seed_of;
   for (auto it = shards.rbegin(); it != shards.rend() && total < window; ++it) {
     ShardData d;
     try {
@@ -83,18 +98,21 @@ ReplayWindow load_window(const Game& game, const std::vector<std::string>& shard
       throw Error("shard '" + *it + "' was written for another variant, rules file or encoding");
     w.meta = d.meta;
     ++w.shards;
-    std::unordered_map<int64_t, const GameRecord*> here;  // a game written twice counts once
-    for (const GameRecord& g : d.games)
-      if (!seen.count(g.game_id)) here[g.game_id] = &g;
+    // This shard's games by their id in it: the record and the id in the window.
+    std::unordered_map<int64_t, std::pair<const GameRecord*, int64_t>> here;
+    for (const GameRecord& g : d.games) {
+      const int64_t id = window_game_id(seed_of, g.game_id, g.seed);
+      if (id >= 0) here[g.game_id] = {&g, id};
+    }
     for (Sample& s : d.samples) {
       const auto game_of = here.find(s.game_id);
       if (game_of == here.end()) continue;
-      annotate_from_record(s, *game_of->second);
+      annotate_from_record(s, *game_of->second.first);
+      s.game_id = game_of->second.second;
       const bool held_out = game_fraction(s.game_id, 0) < holdout_fraction;
       (held_out ? w.validation : w.train).push_back(std::move(s));
       ++total;
     }
-    for (const auto& g : here) seen.insert(g.first);
   }
   cap_bootstrap(w.train, bootstrap_share);
   if (w.train.empty())
