@@ -11,6 +11,7 @@
 #include "net/server.h"
 #include "search/evaluators.h"
 #include "selfplay/selfplay.h"
+#include "training/loop.h"
 #include "training/roles.h"
 #include "training/run_config.h"
 #include "util/error.h"
@@ -70,9 +71,7 @@ void run_selfplay_command(const SelfplayOptions& o) {
   if (!o.model.empty()) {
     server = std::make_unique<InferenceServer>(game, config.inference, o.model);
     job.evaluator = server.get();
-    // A network's games are never generation 0, the network-free bootstrap whose share of a
-    // window [train] bootstrap_share caps (a model trained by `vzero train` alone is at 0).
-    generation = std::max(1, server->generation());
+    generation = shard_generation(true, server->generation());  // a model of `vzero train`: 0
   } else {
     const std::string name = config.selfplay.evaluator;
     job.evaluator_per_game = [name](uint64_t seed) { return make_basic_evaluator(name, seed); };

@@ -199,20 +199,30 @@ TEST_CASE("the window keeps distinct games that share an id, and a game written 
   make_shards(dir, 6, 1, 0, 99, "other");  // another folder's games, also ids 0..5
   const Game& game = game_by_id("attrition");
   const std::string shards = (dir / "shards").string();
+  // Each part's (game id, ply) pairs in order: what the trainer's batches are drawn from.
+  const auto order_of = [](const std::vector<Sample>& part) {
+    std::vector<std::pair<int64_t, int>> order;
+    for (const Sample& s : part) order.emplace_back(s.game_id, s.ply);
+    return order;
+  };
   const auto games_of = [](const ReplayWindow& w) {
     std::set<int64_t> ids;
-    for (const Sample& s : w.train) ids.insert(s.game_id);
+    for (const auto* part : {&w.train, &w.validation})
+      for (const Sample& s : *part) ids.insert(s.game_id);
     return ids;
   };
-  const ReplayWindow w = load_window(game, shards, 1000000, 0.0);
-  CHECK(int64_t(w.train.size()) == count_positions(shards));  // nothing dropped
+  const ReplayWindow w = load_window(game, shards, 1000000, 0.3);
+  CHECK(int64_t(w.train.size() + w.validation.size()) == count_positions(shards));  // none lost
   CHECK(games_of(w).size() == 12);
-  // A copy of a shard adds nothing: the same games (ids and seeds) count once.
+  CHECK(!w.validation.empty());
+  // A copy of the oldest shard, now the newest (read first), adds nothing and changes nothing:
+  // the same games keep the same ids, the same split and the same order.
   const std::vector<std::string> files = list_shards(shards);
   fs::copy_file(files.front(), dir / "shards" / "copy.h5");
-  const ReplayWindow again = load_window(game, shards, 1000000, 0.0);
-  CHECK(again.train.size() == w.train.size());
-  CHECK(games_of(again).size() == 12);
+  const ReplayWindow again = load_window(game, shards, 1000000, 0.3);
+  CHECK(games_of(again) == games_of(w));
+  CHECK(order_of(again.train) == order_of(w.train));
+  CHECK(order_of(again.validation) == order_of(w.validation));
 }
 
 TEST_CASE("a win/draw/loss and moves-left model learns its targets", "[training][learning]") {

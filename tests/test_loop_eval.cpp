@@ -10,6 +10,7 @@
 #include "game/builtin/games.h"
 #include "match/game_record.h"
 #include "match/match_stats.h"
+#include "selfplay/shard.h"
 #include "test_util.h"
 #include "training/arenas.h"
 #include "training/gate.h"
@@ -324,6 +325,16 @@ TEST_CASE("loop: init_model starts generation 0 and the trainer from a checkpoin
   CHECK(metrics_of(source)[0].mean_batch == 0.0);
   CHECK(metrics_of(dir)[0].mean_batch > 0.0);
   CHECK(metrics_of(dir)[0].train_steps == 10);
+  // Its games are a network's, not the bootstrap's that [train] bootstrap_share caps: generation
+  // 1's shards say 1 (the source's, played network-free, 0).
+  const auto first_label = [](const fs::path& run) {
+    for (const std::string& p : list_shards((run / "shards").string()))
+      if (fs::path(p).filename().string().rfind("gen1-", 0) == 0)
+        return read_shard(p).meta.generation;
+    return -1;
+  };
+  CHECK(first_label(source) == 0);
+  CHECK(first_label(dir) == 1);
   // A started run no longer needs the file: it resumes after the model is gone.
   fs::remove(init);
   std::ostringstream resumed;

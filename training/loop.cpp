@@ -29,6 +29,10 @@ namespace vzero {
 
 namespace fs = std::filesystem;
 
+int shard_generation(bool network, int model_generation) {
+  return network ? std::max(1, model_generation) : 0;
+}
+
 SelfplayJob generation_job(const Game& game, const RunConfig& config, int current, bool bootstrap) {
   SelfplayJob job;
   job.game = &game;
@@ -42,7 +46,9 @@ SelfplayJob generation_job(const Game& game, const RunConfig& config, int curren
   }
   job.search = config.search;
   job.search.root_noise = true;
-  job.meta = shard_meta_for(game, config.model.encoding, config.hash, current);
+  // With loop.init_model, generation 0 is a network: its games are not the bootstrap's.
+  job.meta = shard_meta_for(game, config.model.encoding, config.hash,
+                            shard_generation(!bootstrap, current));
   job.seed = config.seed;
   if (bootstrap) {
     const std::string name = config.selfplay.evaluator;

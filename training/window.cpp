@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <unordered_map>
+#include <vector>
 
 #include "game/zobrist.h"
 #include "net/spec/model_config.h"
@@ -37,17 +38,25 @@ void cap_bootstrap(std::vector<Sample>& part, double share) {
              part.end());
 }
 
-// The id under which a game (its id in its shard, its seed) enters the window, taken in
-// seed_of; -1 when the same game (id and seed) is there already. A distinct game whose id is
-// taken gets one derived from its id and seed (the same on every load), above every id a run
-// gives (generation * 10^8 + index).
-int64_t window_game_id(std::unordered_map<int64_t, uint64_t>& seed_of, int64_t id, uint64_t seed) {
-  for (uint64_t h = uint64_t(id) ^ seed;;) {
-    const auto [it, fresh] = seed_of.emplace(id, seed);
-    if (fresh) return id;
-    if (it->second == seed) return -1;
-    id = int64_t((splitmix64(h) >> 2) | (uint64_t(1) << 61));
-  }
+// A game's fingerprint: its seed, start and actions. A copy of a game has the same one; two
+// games that share an id (two self-play folders both number from 0) have different ones, even
+// with the same seed.
+uint64_t game_fingerprint(const GameRecord& g) {
+  uint64_t h = g.seed;
+  const auto mix = [&h](uint64_t v) {
+    uint64_t state = h ^ (v * 0x9E3779B97F4A7C15ull);
+    h = splitmix64(state);
+  };
+  for (const char c : g.start_fen) mix(uint8_t(c));
+  mix(g.actions.size());
+  for (const int32_t a : g.actions) mix(uint32_t(a));
+  return h;
+}
+
+// The window id of a game whose shard id is shared by distinct games: derived from its
+// fingerprint, above every id a run gives (generation * 10^8 + index).
+int64_t derived_game_id(uint64_t fingerprint) {
+  return int64_t((fingerprint >> 2) | (uint64_t(1) << 61));
 }
 
 }  // namespace
@@ -78,10 +87,11 @@ ReplayWindow load_window(const Game& game, const std::vector<std::string>& shard
   ReplayWindow w;
   const ModelIdentity id = ModelIdentity::of(game, encoding);
   int64_t total = 0;
-  // The seed of each game id taken so far (newer shards first). A game is its id and its seed:
-  // the same game written twice counts once, and a game whose id another game already holds
-  // (two self-play folders both count from 0) counts under an id of its own.
-  std::unordered_map<int64_t, uint64_t> seed_of;
+  // The fingerprints of the games read so far under each id (newer shards first): a game
+  // written twice is read once; distinct games that share an id are all read.
+  std::unordered_map<int64_t, std::vector<uint64_t>> prints_of;
+  std::vector<Sample> all;
+  std::vector<uint64_t> print_of;  // each sample's game's fingerprint
   for (auto it = shards.rbegin(); it != shards.rend() && total < window; ++it) {
     ShardData d;
     try {
@@ -98,21 +108,33 @@ ReplayWindow load_window(const Game& game, const std::vector<std::string>& shard
       throw Error("shard '" + *it + "' was written for another variant, rules file or encoding");
     w.meta = d.meta;
     ++w.shards;
-    // This shard's games by their id in it: the record and the id in the window.
-    std::unordered_map<int64_t, std::pair<const GameRecord*, int64_t>> here;
+    // This shard's games that are new to the window, by id: the record and its fingerprint.
+    std::unordered_map<int64_t, std::pair<const GameRecord*, uint64_t>> here;
     for (const GameRecord& g : d.games) {
-      const int64_t id = window_game_id(seed_of, g.game_id, g.seed);
-      if (id >= 0) here[g.game_id] = {&g, id};
+      const uint64_t print = game_fingerprint(g);
+      std::vector<uint64_t>& prints = prints_of[g.game_id];
+      if (std::find(prints.begin(), prints.end(), print) != prints.end()) continue;
+      prints.push_back(print);
+      here[g.game_id] = {&g, print};
     }
     for (Sample& s : d.samples) {
       const auto game_of = here.find(s.game_id);
       if (game_of == here.end()) continue;
       annotate_from_record(s, *game_of->second.first);
-      s.game_id = game_of->second.second;
-      const bool held_out = game_fraction(s.game_id, 0) < holdout_fraction;
-      (held_out ? w.validation : w.train).push_back(std::move(s));
+      all.push_back(std::move(s));
+      print_of.push_back(game_of->second.second);
       ++total;
     }
+  }
+  // Distinct games under one id: the smallest fingerprint keeps the id, each other takes one
+  // derived from its own, whatever order the shards were read in. Then the hold-out split.
+  for (size_t i = 0; i < all.size(); ++i) {
+    Sample& s = all[i];
+    const std::vector<uint64_t>& prints = prints_of[s.game_id];
+    if (prints.size() > 1 && print_of[i] != *std::min_element(prints.begin(), prints.end()))
+      s.game_id = derived_game_id(print_of[i]);
+    const bool held_out = game_fraction(s.game_id, 0) < holdout_fraction;
+    (held_out ? w.validation : w.train).push_back(std::move(s));
   }
   cap_bootstrap(w.train, bootstrap_share);
   if (w.train.empty())
