@@ -15,13 +15,14 @@
 
 namespace vzero {
 
+// The generation a shard's games are labelled with: 0 for network-free games (the bootstrap,
+// whose share of a window [train] bootstrap_share caps), else the playing model's, at least 1.
+int shard_generation(bool network, int model_generation);
+
 // The self-play of the loop with model generation current (bootstrap: the
 // network-free evaluator at loop.bootstrap_games and loop.bootstrap_visits):
 // game, settings, search, shard identity, seed; the caller adds the folder,
 // the ids and, without bootstrap, the evaluator.
-// The generation a shard's games are labelled with: 0 for network-free games (the bootstrap,
-// whose share of a window [train] bootstrap_share caps), else the playing model's, at least 1.
-int shard_generation(bool network, int model_generation);
 SelfplayJob generation_job(const Game& game, const RunConfig& config, int current, bool bootstrap);
 
 // Runs config.loop.generations generations (0: until killed) in the run's
