@@ -138,6 +138,9 @@ struct InferenceServer::Impl {
 
   // Nobody else can add to a batch: every attached caller waits on the server.
   bool all_waiting() const { return attached > 0 && waiting >= attached; }
+  // Few callers (a match's games, a frontend): each can have a worker of its own, so none waits
+  // for another's leaves (guarded by m).
+  bool worker_per_caller() const { return attached > 0 && attached <= config.workers; }
 
   std::mutex stats_m;
   ServerStats stats;
@@ -166,9 +169,13 @@ struct InferenceServer::Impl {
         const auto deadline =
             std::chrono::steady_clock::now() + std::chrono::microseconds(config.max_wait_us);
         while (int(queue.size()) < config.max_batch && !stopping && !all_waiting() &&
-               cv.wait_until(lock, deadline) != std::cv_status::timeout) {
+               !worker_per_caller() && cv.wait_until(lock, deadline) != std::cv_status::timeout) {
         }
-        while (!queue.empty() && int(batch.size()) < config.max_batch) {
+        // With a worker per caller, a batch is one caller's call: two callers' calls run on two
+        // workers at once instead of one after the other in one batch on one worker.
+        const Ticket* first = queue.empty() ? nullptr : queue.front()->ticket;
+        while (!queue.empty() && int(batch.size()) < config.max_batch &&
+               (!worker_per_caller() || queue.front()->ticket == first)) {
           batch.push_back(queue.front());
           queue.pop_front();
         }

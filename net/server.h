@@ -40,7 +40,9 @@ class InferenceServer : public Evaluator {
   std::string name() const override { return "network"; }
   // While every attached caller (each Search attaches) waits on the server,
   // a batch goes at once: max_wait_us is only waited out for callers that
-  // are there but busy, or when nobody is attached.
+  // are there but busy, or when nobody is attached. With no more callers
+  // attached than workers, each call is a batch of its own and goes at once
+  // (a match's games evaluate on as many workers as there are games).
   void attach() override;
   void detach() override;
 

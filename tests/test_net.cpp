@@ -769,6 +769,44 @@ TEST_CASE("net: a batch goes at once when every attached caller waits", "[net][s
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
 }
 
+TEST_CASE("net: with a worker per attached caller, each call is a batch of its own, sent at once",
+          "[net][server]") {
+  // Two workers, two attached callers (a match's two games), max_wait_us of 100 s: a call that
+  // waited for the other caller's leaves would hang the test.
+  const Game& game = game_by_id("attrition");
+  ServerConfig config;
+  config.max_batch = 64;
+  config.max_wait_us = 100000000 - 1;
+  config.cache_entries = 0;
+  config.workers = 2;
+  ModelConfig small;
+  small.blocks = 1;
+  small.filters = 8;
+  InferenceServer server(game, config, "", small, 5);
+  auto states = sample_states(game, 6, 25);
+  const auto start = std::chrono::steady_clock::now();
+  server.attach();
+  server.attach();
+  // One caller waits while the other is attached but busy elsewhere: its call goes at once.
+  std::vector<Evaluation> a, b;
+  server.evaluate({states[0].get(), states[1].get()}, a);
+  CHECK(server.stats().batches == 1);
+  CHECK(a.size() == 2);
+  // Both call together: two batches (one per call), never one batch of both.
+  server.reset_stats();
+  for (int round = 0; round < 8; ++round) {
+    std::thread other([&] { server.evaluate({states[2].get(), states[3].get()}, b); });
+    server.evaluate({states[4].get(), states[5].get(), states[0].get()}, a);
+    other.join();
+  }
+  CHECK(server.stats().batches == 16);
+  CHECK(server.stats().evaluated == 40);
+  server.detach();
+  server.detach();
+  // Very loose: far below the 100 s a wait would take.
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
+}
+
 TEST_CASE("net: players sharing a server count as callers only while they search",
           "[net][server]") {
   // max_wait_us of 100 s: a batch that waited for the idle player would hang the test.
