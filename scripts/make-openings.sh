@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates configs/openings/<variant>.txt: balanced openings chosen by
-# measurement (docs/openings.md). Seeded, so a rerun writes the same files.
+# measurement (docs/openings.md). Seeded, so a rerun with the same build writes the same files
+# (a build whose search changed writes others: docs/openings.md).
 # Usage: scripts/make-openings.sh [VARIANT...]   (default: all below)
 # About 5 minutes on one core in all; attrition's self-play takes most.
 # World chess has none: its heuristic is zero and random rollouts end in
